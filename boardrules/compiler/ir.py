@@ -1,0 +1,350 @@
+"""The lowered, edition-agnostic program that code generation walks.
+
+Every name is resolved, every expression typed, every entity an integer index
+(players, spaces, groups, cards, cells, enum members; -1 is "none"/the Bank),
+and every aggregate lifted into its own function. Each node has a `tag` that
+the Jinja templates dispatch on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from .diagnostics import Span
+
+# ---- types ---------------------------------------------------------------------
+
+ENTITY_TYPES = ("player", "space", "group", "card", "cell")
+
+
+@dataclass(frozen=True)
+class Type:
+    name: str  # int | bool | str | none | player | space | group | card | cell | <enum>
+    optional: bool = False
+
+    def __str__(self) -> str:
+        return self.name + ("?" if self.optional else "")
+
+    @property
+    def is_entity(self) -> bool:
+        return self.name in ENTITY_TYPES
+
+
+INT = Type("int")
+BOOL = Type("bool")
+STR = Type("str")
+NONE = Type("none", True)
+VOID = Type("void")
+
+
+# ---- expressions -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Expr:
+    tag: ClassVar[str] = ""
+    type: Type
+
+
+@dataclass(frozen=True)
+class Const(Expr):
+    tag: ClassVar[str] = "const"
+    value: int | bool | str
+
+
+@dataclass(frozen=True)
+class Local(Expr):
+    tag: ClassVar[str] = "local"
+    name: str
+
+
+@dataclass(frozen=True)
+class Builtin(Expr):
+    """A value the kernel keeps: the current player, the turn number."""
+
+    tag: ClassVar[str] = "builtin"
+    name: str
+
+
+@dataclass(frozen=True)
+class Table(Expr):
+    """A read-only per-entity field: `s.price`, `s.rent[k]` (stride > 1)."""
+
+    tag: ClassVar[str] = "table"
+    table: str
+    entity: Expr
+    element: Expr | None
+    stride: int
+    length: int  # number of entities, for the bounds check of optional entities
+
+
+@dataclass(frozen=True)
+class State(Expr):
+    """A mutable counter: per entity (`p.jail_turns`, `p.cash`) or global (entity None)."""
+
+    tag: ClassVar[str] = "state"
+    array: str
+    entity: Expr | None
+    checked: bool  # the entity may be none: emit a bounds check
+
+
+@dataclass(frozen=True)
+class Derived(Expr):
+    """A read-only value the kernel derives from an entity: seat, track, name, text."""
+
+    tag: ClassVar[str] = "derived"
+    what: str  # player_seat | space_track | space_name | card_text | group_name | card_holder
+    entity: Expr
+
+
+@dataclass(frozen=True)
+class Unary(Expr):
+    tag: ClassVar[str] = "unary"
+    op: str  # not | -
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Binary(Expr):
+    tag: ClassVar[str] = "binary"
+    op: str  # python operator spelled as in the generated code
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Conditional(Expr):
+    tag: ClassVar[str] = "cond"
+    test: Expr
+    then: Expr
+    otherwise: Expr
+
+
+@dataclass(frozen=True)
+class CallProc(Expr):
+    tag: ClassVar[str] = "call"
+    function: str  # generated method name
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class KernelCall(Expr):
+    """A primitive of the runtime kernel: pay, move, roll, draw, shuffle..."""
+
+    tag: ClassVar[str] = "kernel"
+    function: str
+    args: tuple[Expr, ...]
+
+
+# ---- statements ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Stmt:
+    tag: ClassVar[str] = ""
+    span: Span
+
+
+@dataclass(frozen=True)
+class Declare(Stmt):
+    tag: ClassVar[str] = "declare"
+    name: str
+    type: Type
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Assign(Stmt):
+    tag: ClassVar[str] = "assign"
+    target: Expr  # Local or State
+    op: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Evaluate(Stmt):
+    tag: ClassVar[str] = "eval"
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class If(Stmt):
+    tag: ClassVar[str] = "if"
+    test: Expr
+    then: tuple[Stmt, ...]
+    otherwise: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class While(Stmt):
+    tag: ClassVar[str] = "while"
+    test: Expr
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class Loop(Stmt):
+    """for var in domain where filter: body. Domains are integer ranges in IR."""
+
+    tag: ClassVar[str] = "loop"
+    var: str
+    domain: Domain
+    where: Expr | None
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class Return(Stmt):
+    tag: ClassVar[str] = "return"
+    value: Expr | None
+
+
+@dataclass(frozen=True)
+class Raise(Stmt):
+    """End the turn or the game: unwinds to the game loop."""
+
+    tag: ClassVar[str] = "raise"
+    what: str  # TurnOver | GameOver
+
+
+@dataclass(frozen=True)
+class Domain:
+    """An integer range [low, high) with an optional membership filter."""
+
+    kind: str  # players | range | table
+    low: Expr
+    high: Expr
+    table: str = ""  # for decks: the card index table of that deck
+
+
+# ---- top level -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Function:
+    """A procedure, handler, aggregate, card effect or decision default, as a method."""
+
+    name: str
+    params: tuple[tuple[str, Type], ...]
+    returns: Type
+    body: tuple[Stmt, ...]
+    locals: tuple[tuple[str, Type], ...]
+    origin: str  # for the generated comment: rule/proc name and span
+    rule_index: int = -1  # >= 0 for rule handlers: counts firings for coverage
+    guard: Expr | None = None  # a handler runs only when its guard holds
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    """count/sum/any/all/max_of/min_of/best over a domain, lifted to a method."""
+
+    name: str
+    kind: str
+    params: tuple[tuple[str, Type], ...]
+    var: str
+    domain: Domain
+    where: Expr | None
+    value: Expr | None
+    type: Type
+
+
+@dataclass(frozen=True)
+class HandlerRef:
+    function: str
+    guard: Expr | None
+    rule: str
+
+
+@dataclass(frozen=True)
+class Event:
+    name: str
+    params: tuple[tuple[str, Type], ...]
+    handlers: tuple[HandlerRef, ...]
+
+
+@dataclass(frozen=True)
+class Decision:
+    name: str
+    index: int
+    params: tuple[tuple[str, Type], ...]
+    by: Expr
+    kind: str  # bool | int | entity
+    optional: bool
+    low: Expr | None
+    high: Expr | None
+    domain: Domain | None
+    var: str
+    where: Expr | None
+    default: Expr | None
+    prompt: str
+
+
+@dataclass(frozen=True)
+class TableData:
+    name: str
+    owner: str
+    values: tuple[int, ...]
+    stride: int
+
+
+@dataclass(frozen=True)
+class Counter:
+    name: str
+    owner: str  # player | space | group | card | cell | "" (global)
+    size: int  # number of slots (entities), 1 for a global
+    initial: tuple[int, ...]
+    label: str  # the name in snapshots and scenario messages
+    type: Type
+
+
+@dataclass(frozen=True)
+class Deck:
+    name: str
+    title: str
+    params: tuple[tuple[str, Type], ...]
+    first_card: int
+    cards: tuple[int, ...]
+    effects: tuple[str, ...]  # generated method per card ("" when the card does nothing)
+    keep: tuple[bool, ...]
+
+
+@dataclass(frozen=True)
+class Die:
+    name: str
+    index: int
+    faces: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Program:
+    edition: str
+    title: str
+    currency: str
+    min_players: int
+    max_players: int
+    turn_limit: int
+    space_ids: tuple[str, ...]
+    space_names: tuple[str, ...]
+    track: tuple[int, ...]  # track position of each space (offboard spaces share one)
+    track_length: int
+    space_of_track: tuple[int, ...]  # the on-track space at each track position
+    group_ids: tuple[str, ...]
+    card_ids: tuple[str, ...]
+    card_texts: tuple[str, ...]
+    cell_count: int
+    grid_width: int
+    enums: dict[str, tuple[str, ...]]
+    tables: tuple[TableData, ...]
+    counters: tuple[Counter, ...]
+    dice: tuple[Die, ...]
+    decks: tuple[Deck, ...]
+    decisions: tuple[Decision, ...]
+    functions: tuple[Function, ...]
+    aggregates: tuple[Aggregate, ...]
+    events: dict[str, Event]
+    rules: tuple[str, ...]
+    first_player: Expr | None
+    over_when: Expr | None
+    score: Expr | None
+    constants: dict[str, int] = field(default_factory=dict)

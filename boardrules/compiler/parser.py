@@ -1,0 +1,516 @@
+"""Pass 1: parse a .rules file with the Lark grammar into the frozen AST.
+
+Syntax errors become a `CompileError` with `file:line:col`, the line, a caret,
+and what the parser expected there, never a Lark traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from . import ast
+from .diagnostics import CompileError, Diagnostic, Span
+
+# Friendlier names for the terminals a parser may say it expected.
+_TERMINAL_NAMES = {
+    "NAME": "a name",
+    "STRING": 'a "string"',
+    "INT": "a number",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "COLON": "':'",
+    "COMMA": "','",
+    "EQUAL": "'='",
+    "DOT": "'.'",
+    "ASSIGN_OP": "'=' or '+='",
+    "COMP_OP": "a comparison",
+    "ADD_OP": "'+' or '-'",
+    "MUL_OP": "'*', '/' or '%'",
+    "MINUS": "'-'",
+    "OPTIONAL": "'?'",
+    "__ANON_0": "'->'",
+}
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    grammar = resources.files("boardrules.grammar").joinpath("boardrules.lark").read_text()
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+
+
+def parse(text: str, path: str) -> ast.Module:
+    """Parse one rules file; raise CompileError on a syntax error."""
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as exc:
+        raise CompileError([_syntax_diagnostic(exc, text, path)]) from None
+    except _StringError as exc:
+        raise CompileError([Diagnostic("error", exc.span, exc.message)]) from None
+    try:
+        decls = _ToAst(path).transform(tree)
+    except _StringError as exc:
+        raise CompileError([Diagnostic("error", exc.span, exc.message)]) from None
+    lines = text.count("\n") + 1
+    return ast.Module(Span(path, 1, 1, lines, 1), path, tuple(decls.children))
+
+
+def _describe_expected(expected: set[str]) -> str:
+    names = sorted({_TERMINAL_NAMES.get(t, _keyword(t)) for t in expected})
+    if len(names) > 8:
+        names = names[:8] + ["..."]
+    return ", ".join(names)
+
+
+def _keyword(terminal: str) -> str:
+    lark_terminal = {t.name: t for t in _parser().terminals}.get(terminal)
+    if lark_terminal is not None and lark_terminal.pattern.type == "str":
+        return f"'{lark_terminal.pattern.value}'"
+    return terminal.lower()
+
+
+def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic:
+    line = getattr(exc, "line", 0) or 0
+    column = getattr(exc, "column", 0) or 0
+    if isinstance(exc, UnexpectedEOF) or line <= 0:
+        lines = text.splitlines() or [""]
+        line, column = len(lines), len(lines[-1]) + 1
+        return Diagnostic(
+            "error",
+            Span(path, line, column, line, column + 1),
+            "unexpected end of file",
+            f"expected {_describe_expected(set(exc.expected))}; is a '}}' missing?",
+        )
+    if isinstance(exc, UnexpectedCharacters):
+        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
+        hint = "strings use double quotes" if char == "'" else ""
+        return Diagnostic(
+            "error", Span(path, line, column, line, column + 1), f"unexpected character {char!r}",
+            hint,
+        )
+    assert isinstance(exc, UnexpectedToken)
+    token = exc.token
+    width = max(1, len(str(token)))
+    shown = "end of file" if token.type == "$END" else f"'{token}'"
+    return Diagnostic(
+        "error",
+        Span(path, line, column, line, column + width),
+        f"unexpected {shown}",
+        f"expected {_describe_expected(set(exc.accepts or exc.expected))}",
+    )
+
+
+class _StringError(Exception):
+    def __init__(self, span: Span, message: str):
+        self.span, self.message = span, message
+
+
+def _token_span(path: str, token: Token) -> Span:
+    return Span(path, token.line, token.column, token.end_line, token.end_column)
+
+
+def _unquote(token: Token, path: str) -> str:
+    try:
+        return json.loads(str(token))
+    except json.JSONDecodeError:
+        raise _StringError(
+            _token_span(path, token), "bad escape in string (use \\\" and \\\\ only)"
+        ) from None
+
+
+def _split(children: list, *kinds: type) -> list[list]:
+    """Partition children by node type, keeping order within each kind."""
+    return [[c for c in children if isinstance(c, kind)] for kind in kinds]
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    """Lark tree -> frozen AST nodes, spans taken from each rule's meta."""
+
+    def __init__(self, path: str):
+        super().__init__()
+        self.path = path
+
+    def _span(self, meta) -> Span:
+        if getattr(meta, "empty", True):
+            return Span(self.path, 0, 0, 0, 0)
+        return Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def _str(self, token: Token) -> str:
+        return _unquote(token, self.path)
+
+    # ---- provenance, types -------------------------------------------------
+    def quote(self, meta, c):
+        return ast.Quote(self._span(meta), self._str(c[0]))
+
+    def assume(self, meta, c):
+        return ast.Assume(self._span(meta), self._str(c[0]))
+
+    def provenance(self, meta, c):
+        return c[0]
+
+    def type_ref(self, meta, c):
+        optional = any(isinstance(t, Token) and t.type == "OPTIONAL" for t in c)
+        length = next((int(t) for t in c if isinstance(t, Token) and t.type == "INT"), 0)
+        return ast.TypeRef(self._span(meta), str(c[0]), optional, length)
+
+    def params(self, meta, c):
+        return tuple(c)
+
+    def param_decl(self, meta, c):
+        return ast.Param(self._span(meta), str(c[0]), c[1])
+
+    def args(self, meta, c):
+        return tuple(c)
+
+    def block(self, meta, c):
+        return tuple(c)
+
+    # ---- expressions ------------------------------------------------------
+    def int_lit(self, meta, c):
+        return ast.IntLit(self._span(meta), int(c[0]))
+
+    def str_lit(self, meta, c):
+        return ast.StrLit(self._span(meta), self._str(c[0]))
+
+    def true_lit(self, meta, c):
+        return ast.BoolLit(self._span(meta), True)
+
+    def false_lit(self, meta, c):
+        return ast.BoolLit(self._span(meta), False)
+
+    def none_lit(self, meta, c):
+        return ast.NoneLit(self._span(meta))
+
+    def name(self, meta, c):
+        return ast.Name(self._span(meta), str(c[0]))
+
+    def attr(self, meta, c):
+        return ast.Attr(self._span(meta), c[0], str(c[1]))
+
+    def index(self, meta, c):
+        return ast.Index(self._span(meta), c[0], c[1])
+
+    def call(self, meta, c):
+        return ast.Call(self._span(meta), str(c[0]), c[1] if len(c) > 1 else ())
+
+    def ask(self, meta, c):
+        return ast.Ask(self._span(meta), str(c[0]), c[1] if len(c) > 1 else ())
+
+    def _chain(self, meta, c):
+        expr = c[0]
+        for op, right in zip(c[1::2], c[2::2], strict=True):
+            expr = ast.BinOp(self._span(meta), str(op), expr, right)
+        return expr
+
+    sum = product = comparison = _chain
+
+    def or_expr(self, meta, c):
+        return self._logical(meta, c, "or")
+
+    def and_expr(self, meta, c):
+        return self._logical(meta, c, "and")
+
+    def _logical(self, meta, c, op):
+        expr = c[0]
+        for right in c[1:]:
+            expr = ast.BinOp(self._span(meta), op, expr, right)
+        return expr
+
+    def not_op(self, meta, c):
+        return ast.Not(self._span(meta), c[0])
+
+    def neg(self, meta, c):
+        return ast.Neg(self._span(meta), c[0])
+
+    def cond_expr(self, meta, c):
+        return ast.Cond(self._span(meta), c[0], c[1], c[2])
+
+    def list_lit(self, meta, c):
+        return ast.ListLit(self._span(meta), tuple(c))
+
+    def agg_kind(self, meta, c):
+        return str(c[0])
+
+    def aggregate(self, meta, c):
+        kind = c[0]
+        rest = c[1:]
+        value = None
+        if not isinstance(rest[0], Token):
+            value, rest = rest[0], rest[1:]
+        var, domain = str(rest[0]), rest[1]
+        where = rest[2] if len(rest) > 2 else None
+        return ast.Aggregate(self._span(meta), kind, value, var, domain, where)
+
+    def dom_players(self, meta, c):
+        return ast.Domain(self._span(meta), "players")
+
+    def dom_spaces(self, meta, c):
+        return ast.Domain(self._span(meta), "spaces")
+
+    def dom_groups(self, meta, c):
+        return ast.Domain(self._span(meta), "groups")
+
+    def dom_cells(self, meta, c):
+        return ast.Domain(self._span(meta), "cells")
+
+    def dom_cards(self, meta, c):
+        return ast.Domain(self._span(meta), "cards", str(c[0]) if c else "")
+
+    def dom_enum(self, meta, c):
+        return ast.Domain(self._span(meta), "enum", str(c[0]))
+
+    def dom_range(self, meta, c):
+        return ast.Domain(self._span(meta), "range", "", c[0], c[1])
+
+    # ---- statements ----------------------------------------------------------
+    def let_stmt(self, meta, c):
+        type_ref = c[1] if len(c) == 3 else None
+        return ast.Let(self._span(meta), str(c[0]), type_ref, c[-1])
+
+    def lvalue(self, meta, c):
+        return ast.Name(self._span(meta), str(c[0]))
+
+    def lv_attr(self, meta, c):
+        return ast.Attr(self._span(meta), c[0], str(c[1]))
+
+    def lv_index(self, meta, c):
+        return ast.Index(self._span(meta), c[0], c[1])
+
+    def assign_stmt(self, meta, c):
+        return ast.Assign(self._span(meta), c[0], str(c[1]), c[2])
+
+    def call_stmt(self, meta, c):
+        return ast.CallStmt(self._span(meta), c[0])
+
+    def if_stmt(self, meta, c):
+        otherwise = c[2] if len(c) > 2 else ()
+        return ast.If(self._span(meta), c[0], c[1], otherwise)
+
+    if_else = if_stmt
+
+    def else_part(self, meta, c):
+        part = c[0]
+        return (part,) if isinstance(part, ast.If) else part
+
+    def while_stmt(self, meta, c):
+        return ast.While(self._span(meta), c[0], c[1])
+
+    def for_stmt(self, meta, c):
+        where = c[2] if len(c) == 4 else None
+        return ast.For(self._span(meta), str(c[0]), c[1], where, c[-1])
+
+    def return_stmt(self, meta, c):
+        return ast.Return(self._span(meta), c[0] if c else None)
+
+    def trigger_stmt(self, meta, c):
+        return ast.Trigger(self._span(meta), str(c[0]), c[1] if len(c) > 1 else ())
+
+    def draw_stmt(self, meta, c):
+        return ast.Draw(self._span(meta), str(c[0]), c[1] if len(c) > 1 else ())
+
+    def end_turn_stmt(self, meta, c):
+        return ast.EndTurn(self._span(meta))
+
+    def end_game_stmt(self, meta, c):
+        return ast.EndGame(self._span(meta))
+
+    # ---- declarations -------------------------------------------------------
+    def start(self, meta, c):
+        return Tree("start", c)
+
+    def edition_prop(self, meta, c):
+        return (str(c[0]), tuple(c[1:]), self._span(meta))
+
+    def edition(self, meta, c):
+        return ast.Edition(self._span(meta), self._str(c[0]), tuple(c[1:]))
+
+    def import_(self, meta, c):
+        return ast.Import(self._span(meta), str(c[0]))
+
+    def param(self, meta, c):
+        value = c[2] if len(c) > 2 and isinstance(c[2], ast.Expr) else None
+        return ast.ParamDecl(self._span(meta), str(c[0]), c[1], value, self._prov(c))
+
+    def set_(self, meta, c):
+        return ast.SetParam(self._span(meta), str(c[0]), c[1], self._prov(c))
+
+    def _prov(self, c) -> tuple:
+        return tuple(x for x in c if isinstance(x, ast.Quote | ast.Assume))
+
+    def enum_def(self, meta, c):
+        members = tuple(str(t) for t in c[1:] if isinstance(t, Token))
+        return ast.EnumDecl(self._span(meta), str(c[0]), members, self._prov(c))
+
+    def field_def(self, meta, c):
+        default = c[3] if len(c) > 3 else None
+        return ast.FieldDecl(self._span(meta), str(c[0]), str(c[1]), c[2], default)
+
+    def counter_def(self, meta, c):
+        names = [str(t) for t in c if isinstance(t, Token)]
+        owner, name = (names[0], names[1]) if len(names) == 2 else ("", names[0])
+        type_ref = next(x for x in c if isinstance(x, ast.TypeRef))
+        initial = next((x for x in c if isinstance(x, ast.Expr)), None)
+        return ast.CounterDecl(self._span(meta), owner, name, type_ref, initial, self._prov(c))
+
+    def field_values(self, meta, c):
+        return tuple(c)
+
+    def field_value(self, meta, c):
+        return ast.FieldValue(self._span(meta), str(c[0]), c[1])
+
+    def group_def(self, meta, c):
+        values = next((x for x in c if isinstance(x, tuple)), ())
+        return ast.GroupDecl(
+            self._span(meta), str(c[0]), self._str(c[1]), values, self._prov(c)
+        )
+
+    def offboard(self, meta, c):
+        return ("offboard", str(c[0]))
+
+    def board(self, meta, c):
+        return ast.Board(self._span(meta), tuple(c))
+
+    def space_def(self, meta, c):
+        offboard = next((x[1] for x in c if isinstance(x, tuple) and x[:1] == ("offboard",)), "")
+        values = next(
+            (x for x in c if isinstance(x, tuple) and x[:1] != ("offboard",)), ()
+        )
+        return ast.SpaceDecl(
+            self._span(meta), str(c[0]), self._str(c[1]), str(c[2]), offboard, values,
+            self._prov(c),
+        )
+
+    def die_range(self, meta, c):
+        return tuple(
+            ast.IntLit(self._span(meta), v) for v in range(int(c[0]), int(c[1]) + 1)
+        )
+
+    def die_list(self, meta, c):
+        return tuple(c)
+
+    def die_def(self, meta, c):
+        return ast.DieDecl(self._span(meta), str(c[0]), c[1], self._prov(c))
+
+    def card_def(self, meta, c):
+        keep = any(isinstance(t, Token) and t.type == "KEEP" for t in c)
+        tuples = [x for x in c if isinstance(x, tuple)]
+        values = next((t for t in tuples if t and isinstance(t[0], ast.FieldValue)), ())
+        effect = next((t for t in tuples if t and isinstance(t[0], ast.Stmt)), ())
+        return ast.CardDecl(
+            self._span(meta), str(c[0]), self._str(c[1]), keep, values, effect, self._prov(c)
+        )
+
+    def deck_def(self, meta, c):
+        cards = tuple(x for x in c if isinstance(x, ast.CardDecl))
+        return ast.DeckDecl(
+            self._span(meta), str(c[0]), c[1], self._str(c[2]), cards, self._prov(c)
+        )
+
+    def grid_def(self, meta, c):
+        return ast.GridDecl(self._span(meta), str(c[0]), int(c[1]), int(c[2]), self._prov(c))
+
+    def event_def(self, meta, c):
+        return ast.EventDecl(self._span(meta), str(c[0]), c[1])
+
+    def yes_no(self, meta, c):
+        return {"kind": "bool"}
+
+    def int_range(self, meta, c):
+        optional = any(isinstance(t, Token) and t.type == "OPTIONAL" for t in c)
+        low, high = [x for x in c if isinstance(x, ast.Expr)]
+        return {"kind": "int", "optional": optional, "low": low, "high": high}
+
+    def entity_choice(self, meta, c):
+        optional = any(isinstance(t, Token) and t.type == "OPTIONAL" for t in c)
+        names = [str(t) for t in c if isinstance(t, Token) and t.type == "NAME"]
+        return {
+            "kind": "entity", "optional": optional, "entity_type": names[0], "var": names[1],
+            "where": c[-1],
+        }
+
+    def default_prop(self, meta, c):
+        return ("default", c[0])
+
+    def prompt_prop(self, meta, c):
+        return ("prompt", self._str(c[0]))
+
+    def decision_def(self, meta, c):
+        spec = next(x for x in c if isinstance(x, dict))
+        props = dict(x for x in c if isinstance(x, tuple) and x and x[0] in ("default", "prompt"))
+        return ast.DecisionDecl(
+            self._span(meta), str(c[0]), c[1], c[2], spec["kind"], spec.get("optional", False),
+            spec.get("low"), spec.get("high"), spec.get("entity_type", ""), spec.get("var", ""),
+            spec.get("where"), props.get("default"), props.get("prompt", ""), self._prov(c),
+        )
+
+    def proc_def(self, meta, c):
+        returns = c[2] if len(c) == 4 else None
+        return ast.ProcDecl(self._span(meta), str(c[0]), c[1], returns, c[-1])
+
+    def handler(self, meta, c):
+        guard = c[2] if len(c) == 4 else None
+        return ast.Handler(self._span(meta), str(c[0]), c[1], guard, c[-1])
+
+    def rule_def(self, meta, c):
+        handlers = tuple(x for x in c if isinstance(x, ast.Handler))
+        return ast.RuleDecl(self._span(meta), str(c[0]), self._prov(c), handlers)
+
+    def use_rule(self, meta, c):
+        return ast.UseRule(self._span(meta), str(c[0]), self._prov(c))
+
+    def waive(self, meta, c):
+        return ast.Waive(self._span(meta), self._str(c[0]), self._str(c[1]))
+
+    def assume_item(self, meta, c):
+        return ast.Assumption(self._span(meta), str(c[0]), self._str(c[1]))
+
+    def over_when(self, meta, c):
+        return ast.GameProp(self._span(meta), "over", c[0], (), self._prov(c))
+
+    def score_def(self, meta, c):
+        return ast.GameProp(self._span(meta), "score", c[1], c[0], self._prov(c))
+
+    def turn_limit(self, meta, c):
+        return ast.GameProp(self._span(meta), "turn_limit", c[0], (), self._prov(c))
+
+    def first_player(self, meta, c):
+        return ast.GameProp(self._span(meta), "first", c[0], (), self._prov(c))
+
+    def game_def(self, meta, c):
+        return ast.GameDecl(self._span(meta), tuple(c))
+
+    # ---- scenarios -----------------------------------------------------------
+    def sc_players(self, meta, c):
+        return ast.ScenarioStep(self._span(meta), "players", count=int(c[0]))
+
+    def sc_given(self, meta, c):
+        return ast.ScenarioStep(self._span(meta), "given", body=c[0])
+
+    def sc_dice(self, meta, c):
+        return ast.ScenarioStep(self._span(meta), "dice", exprs=tuple(c))
+
+    def sc_cards(self, meta, c):
+        return ast.ScenarioStep(
+            self._span(meta), "cards", name=str(c[0]), names=tuple(str(t) for t in c[1:])
+        )
+
+    def sc_answer(self, meta, c):
+        return ast.ScenarioStep(self._span(meta), "answer", name=str(c[0]), exprs=tuple(c[1:]))
+
+    def sc_play(self, meta, c):
+        return ast.ScenarioStep(self._span(meta), "play", exprs=(c[0],))
+
+    def sc_expect(self, meta, c):
+        return ast.ScenarioStep(self._span(meta), "expect", exprs=(c[0],))
+
+    def scenario(self, meta, c):
+        return ast.Scenario(self._span(meta), self._str(c[0]), str(c[1]), tuple(c[2:]))

@@ -1,0 +1,93 @@
+"""The compiler as one explicit, ordered list of passes.
+
+    load (parse + imports) -> collect -> quotes -> check/lower -> capacity -> codegen
+
+`compile_rules` runs them all and returns the generated module source; the
+build step (`build.py`) turns that into a C extension.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import ir
+from .checker import Checker
+from .codegen import check_capacity, generate
+from .diagnostics import Diagnostic, Reporter
+from .modules import SourceSet, load_sources
+from .quotes import check_quotes
+from .rulebook import Rulebook
+from .symbols import Collector, Symbols
+
+
+@dataclass
+class Compilation:
+    """What the passes have produced so far."""
+
+    path: Path
+    reporter: Reporter = field(default_factory=Reporter)
+    sources: SourceSet | None = None
+    symbols: Symbols | None = None
+    rulebook: Rulebook | None = None
+    program: ir.Program | None = None
+    code: str = ""
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return self.reporter.warnings
+
+    @property
+    def edition(self) -> str:
+        return self.path.stem
+
+
+def _load(c: Compilation) -> None:
+    c.sources = load_sources(c.path)
+
+
+def _collect(c: Compilation) -> None:
+    c.symbols = Collector(c.sources, c.reporter).run()
+
+
+def _quotes(c: Compilation) -> None:
+    c.rulebook = check_quotes(c.symbols, c.path, c.reporter)
+
+
+def _check(c: Compilation) -> None:
+    program = Checker(c.symbols, c.reporter).run()
+    c.program = ir.Program(**{**program.__dict__, "edition": c.edition})
+
+
+def _capacity(c: Compilation) -> None:
+    assert c.symbols is not None and c.symbols.edition is not None
+    for problem in check_capacity(c.program):
+        c.reporter.error(c.symbols.edition.span, problem)
+
+
+def _codegen(c: Compilation) -> None:
+    c.code = generate(c.program, c.path.name)
+
+
+# (name, pass, stop here when errors were reported)
+PASSES: list[tuple[str, Callable[[Compilation], None], bool]] = [
+    ("load", _load, True),
+    ("collect", _collect, True),
+    ("quotes", _quotes, False),
+    ("check", _check, True),
+    ("capacity", _capacity, True),
+    ("codegen", _codegen, True),
+]
+
+
+def compile_rules(path: Path, until: str = "codegen") -> Compilation:
+    """Run the passes up to and including `until`; raise CompileError on errors."""
+    compilation = Compilation(Path(path))
+    for name, run, stop_on_error in PASSES:
+        run(compilation)
+        if stop_on_error:
+            compilation.reporter.raise_if_errors()
+        if name == until:
+            break
+    return compilation

@@ -1,0 +1,49 @@
+"""The edition's rulebook copy: loading it and finding quotes in it.
+
+A quote must occur verbatim in the rulebook once runs of white space on both
+sides are folded to one space. The harness's coverage report splits the same
+text into sentences; both use `fold` so they agree on what matches.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+_SPACE = re.compile(r"\s+")
+
+
+def fold(text: str) -> str:
+    """Fold every run of white space to a single space and trim the ends."""
+    return _SPACE.sub(" ", text).strip()
+
+
+@dataclass(frozen=True)
+class Rulebook:
+    path: Path
+    text: str
+
+    @property
+    def folded(self) -> str:
+        return fold(self.text)
+
+    def contains(self, quote: str) -> bool:
+        folded = fold(quote)
+        return bool(folded) and folded in self.folded
+
+    def closest(self, quote: str) -> str:
+        """The longest prefix of the quote that does occur, to show where it diverges."""
+        folded = fold(quote)
+        low, high = 0, len(folded)
+        while low < high:
+            mid = (low + high + 1) // 2
+            if folded[:mid] in self.folded:
+                low = mid
+            else:
+                high = mid - 1
+        return folded[:low]
+
+
+def load_rulebook(path: Path) -> Rulebook:
+    return Rulebook(path, path.read_text(encoding="utf-8"))

@@ -1,0 +1,266 @@
+"""Pass 3: collect every declaration of the edition and its libraries into one table.
+
+Reports duplicates (with the first definition's position), unknown types, and
+resolves overriding: an edition may redefine a library's rule, procedure,
+decision or game property by name; inside one file a name is defined once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import ast
+from .diagnostics import Reporter, Span, did_you_mean
+from .ir import ENTITY_TYPES, Type
+from .modules import SourceSet
+
+# Events the kernel raises itself: the game loop (start, turn) and movement (pass, land).
+KERNEL_EVENTS: dict[str, tuple[tuple[str, Type], ...]] = {
+    "start": (),
+    "turn": (("p", Type("player")),),
+    "pass": (("p", Type("player")), ("s", Type("space"))),
+    "land": (("p", Type("player")), ("s", Type("space"))),
+}
+
+BUILTIN_VALUES = {"current", "turn", "bank", "players_count"}
+SCALAR_TYPES = {"int": "int", "money": "int", "bool": "bool", "str": "str"}
+OVERRIDABLE = (ast.RuleDecl, ast.ProcDecl, ast.DecisionDecl)
+
+
+@dataclass
+class Symbols:
+    """Every top-level definition, by kind, in declaration order."""
+
+    edition: ast.Edition | None = None
+    params: dict[str, ast.ParamDecl] = field(default_factory=dict)
+    sets: dict[str, ast.SetParam] = field(default_factory=dict)
+    enums: dict[str, ast.EnumDecl] = field(default_factory=dict)
+    fields: dict[tuple[str, str], ast.FieldDecl] = field(default_factory=dict)
+    counters: dict[tuple[str, str], ast.CounterDecl] = field(default_factory=dict)
+    groups: dict[str, ast.GroupDecl] = field(default_factory=dict)
+    spaces: dict[str, ast.SpaceDecl] = field(default_factory=dict)
+    dice: dict[str, ast.DieDecl] = field(default_factory=dict)
+    decks: dict[str, ast.DeckDecl] = field(default_factory=dict)
+    cards: dict[str, tuple[str, ast.CardDecl]] = field(default_factory=dict)
+    grids: dict[str, ast.GridDecl] = field(default_factory=dict)
+    events: dict[str, tuple[tuple[str, Type], ...]] = field(default_factory=dict)
+    decisions: dict[str, ast.DecisionDecl] = field(default_factory=dict)
+    procs: dict[str, ast.ProcDecl] = field(default_factory=dict)
+    rules: dict[str, ast.RuleDecl] = field(default_factory=dict)
+    rule_origin: dict[str, str] = field(default_factory=dict)  # rule -> defining file
+    uses: dict[str, list[ast.UseRule]] = field(default_factory=dict)
+    waivers: list[ast.Waive] = field(default_factory=list)
+    assumptions: list[ast.Assumption] = field(default_factory=list)
+    game: dict[str, ast.GameProp] = field(default_factory=dict)
+    scenarios: list[ast.Scenario] = field(default_factory=list)
+    enum_members: dict[str, list[str]] = field(default_factory=dict)  # member -> enums
+    board_span: Span | None = None
+
+    def global_names(self) -> set[str]:
+        names: set[str] = set()
+        for table in (self.params, self.enums, self.groups, self.spaces, self.dice, self.decks,
+                      self.cards, self.grids, self.decisions, self.procs):
+            names |= set(table)
+        names |= {n for (owner, n) in self.counters if owner == ""}
+        names |= set(self.enum_members)
+        return names | BUILTIN_VALUES
+
+
+class Collector:
+    def __init__(self, sources: SourceSet, reporter: Reporter):
+        self.sources = sources
+        self.report = reporter
+        self.symbols = Symbols()
+        self._defined: dict[str, tuple[str, Span, str]] = {}  # name -> (kind, span, file)
+
+    def run(self) -> Symbols:
+        self.symbols.events.update(KERNEL_EVENTS)
+        for module in self.sources.modules:
+            is_edition = module is self.sources.edition
+            for decl in module.decls:
+                self._collect(decl, module.path, is_edition)
+        self._check_edition()
+        self._check_types()
+        return self.symbols
+
+    # ---- naming ---------------------------------------------------------------
+    def _define(self, name: str, kind: str, span: Span, path: str, overridable=False) -> bool:
+        """Claim a global name; False (and an error) when it is taken."""
+        if name in BUILTIN_VALUES or name in KERNEL_EVENTS and kind == "event":
+            self.report.error(span, f"'{name}' is a built-in name and cannot be redefined")
+            return False
+        previous = self._defined.get(name)
+        if previous is not None:
+            prev_kind, prev_span, prev_path = previous
+            if overridable and prev_kind == kind and prev_path != path:
+                self._defined[name] = (kind, span, path)
+                return True
+            self.report.error(
+                span,
+                f"{kind} '{name}' is already defined as a {prev_kind} at {prev_span}",
+                "rename one of them" if prev_kind != kind else "",
+            )
+            return False
+        self._defined[name] = (kind, span, path)
+        return True
+
+    def _collect(self, decl: ast.Decl, path: str, is_edition: bool) -> None:
+        s = self.symbols
+        match decl:
+            case ast.Edition():
+                if not is_edition:
+                    self.report.error(decl.span, "a library cannot declare an edition")
+                elif s.edition is not None:
+                    self.report.error(decl.span, "the edition is declared twice")
+                else:
+                    s.edition = decl
+            case ast.Import():
+                pass
+            case ast.ParamDecl():
+                if self._define(decl.name, "param", decl.span, path):
+                    s.params[decl.name] = decl
+            case ast.SetParam():
+                if decl.name in s.sets:
+                    self.report.error(decl.span, f"'{decl.name}' is set twice")
+                s.sets[decl.name] = decl
+            case ast.EnumDecl():
+                if self._define(decl.name, "enum", decl.span, path):
+                    s.enums[decl.name] = decl
+                    seen: set[str] = set()
+                    for member in decl.members:
+                        if member in seen:
+                            self.report.error(
+                                decl.span, f"enum '{decl.name}' lists '{member}' twice"
+                            )
+                        seen.add(member)
+                        s.enum_members.setdefault(member, []).append(decl.name)
+            case ast.FieldDecl():
+                self._owned(decl, s.fields, "field")
+            case ast.CounterDecl():
+                if decl.owner == "" and not self._define(decl.name, "counter", decl.span, path):
+                    return
+                self._owned(decl, s.counters, "counter")
+            case ast.GroupDecl():
+                if self._define(decl.name, "group", decl.span, path):
+                    s.groups[decl.name] = decl
+            case ast.Board():
+                if s.board_span is not None:
+                    self.report.error(
+                        decl.span, f"the board is already defined at {s.board_span}"
+                    )
+                    return
+                s.board_span = decl.span
+                for space in decl.spaces:
+                    if self._define(space.name, "space", space.span, path):
+                        s.spaces[space.name] = space
+            case ast.DieDecl():
+                if self._define(decl.name, "die", decl.span, path):
+                    s.dice[decl.name] = decl
+            case ast.DeckDecl():
+                if self._define(decl.name, "deck", decl.span, path):
+                    s.decks[decl.name] = decl
+                    for card in decl.cards:
+                        if self._define(card.name, "card", card.span, path):
+                            s.cards[card.name] = (decl.name, card)
+            case ast.GridDecl():
+                if s.grids:
+                    self.report.error(decl.span, "only one grid (building map) is supported")
+                elif self._define(decl.name, "grid", decl.span, path):
+                    s.grids[decl.name] = decl
+            case ast.EventDecl():
+                if decl.name in s.events:
+                    self.report.error(decl.span, f"event '{decl.name}' is already defined")
+                else:
+                    s.events[decl.name] = tuple(
+                        (p.name, self.type_of(p.type)) for p in decl.params
+                    )
+            case ast.DecisionDecl():
+                if self._define(decl.name, "decision", decl.span, path, overridable=True):
+                    s.decisions[decl.name] = decl
+            case ast.ProcDecl():
+                if self._define(decl.name, "procedure", decl.span, path, overridable=True):
+                    s.procs[decl.name] = decl
+            case ast.RuleDecl():
+                previous = s.rule_origin.get(decl.name)
+                if previous == path:
+                    first = s.rules[decl.name].span
+                    self.report.error(decl.span, f"rule '{decl.name}' is already defined at {first}")
+                    return
+                s.rules[decl.name] = decl
+                s.rule_origin[decl.name] = path
+            case ast.UseRule():
+                s.uses.setdefault(decl.name, []).append(decl)
+            case ast.Waive():
+                s.waivers.append(decl)
+            case ast.Assumption():
+                s.assumptions.append(decl)
+            case ast.GameDecl():
+                for prop in decl.props:
+                    previous_prop = s.game.get(prop.kind)
+                    if previous_prop is not None and previous_prop.span.path == path:
+                        self.report.error(prop.span, f"game property '{prop.kind}' is given twice")
+                    s.game[prop.kind] = prop
+            case ast.Scenario():
+                s.scenarios.append(decl)
+
+    def _owned(self, decl, table: dict, what: str) -> None:
+        if decl.owner and decl.owner not in ENTITY_TYPES:
+            self.report.error(
+                decl.span,
+                f"a {what} belongs to one of {', '.join(ENTITY_TYPES)}, not '{decl.owner}'",
+                did_you_mean(decl.owner, ENTITY_TYPES),
+            )
+            return
+        key = (decl.owner, decl.name)
+        if key in table or (what == "field" and key in self.symbols.counters) or (
+            what == "counter" and key in self.symbols.fields
+        ):
+            owner = f"{decl.owner}." if decl.owner else ""
+            self.report.error(decl.span, f"'{owner}{decl.name}' is already declared")
+            return
+        table[key] = decl
+
+    # ---- whole-program checks -------------------------------------------------
+    def _check_edition(self) -> None:
+        s = self.symbols
+        if s.edition is None:
+            span = Span(self.sources.edition.path, 1, 1, 1, 2)
+            self.report.error(
+                span, "the file declares no edition",
+                'start it with: edition "Title" { rulebook "rulebook.txt" players 2 to 6 }',
+            )
+        for name, uses in s.uses.items():
+            if name not in s.rules:
+                self.report.error(
+                    uses[0].span, f"no rule named '{name}' to use",
+                    did_you_mean(name, set(s.rules)),
+                )
+        for name, setting in s.sets.items():
+            if name not in s.params:
+                self.report.error(
+                    setting.span, f"no param named '{name}' to set",
+                    did_you_mean(name, set(s.params)),
+                )
+
+    def _check_types(self) -> None:
+        for decl in self.symbols.fields.values():
+            self.type_of(decl.type)
+        for decl in self.symbols.counters.values():
+            self.type_of(decl.type)
+        for decl in self.symbols.params.values():
+            self.type_of(decl.type)
+
+    def type_of(self, ref: ast.TypeRef) -> Type:
+        return resolve_type(ref, self.symbols, self.report)
+
+
+def resolve_type(ref: ast.TypeRef, symbols: Symbols, report: Reporter) -> Type:
+    if ref.name in SCALAR_TYPES:
+        base = SCALAR_TYPES[ref.name]
+    elif ref.name in ENTITY_TYPES or ref.name in symbols.enums:
+        base = ref.name
+    else:
+        known = set(SCALAR_TYPES) | set(ENTITY_TYPES) | set(symbols.enums)
+        report.error(ref.span, f"unknown type '{ref.name}'", did_you_mean(ref.name, known))
+        base = "int"
+    return Type(base, ref.optional)

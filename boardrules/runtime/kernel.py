@@ -1,0 +1,660 @@
+# The edition-agnostic runtime kernel, in Cython pure-Python mode.
+#
+# Code generation copies this file verbatim to the top of every edition's
+# module, where `class Game(Kernel)` adds the edition's rules. It knows players,
+# a track of spaces, dice, decks, payments, decisions and the game loop; it
+# knows no edition's names or numbers. Capacities are generic upper bounds that
+# the checker enforces. Every 64-bit operation is masked so that CPython's
+# unbounded ints and C's wrapping ones give the same random stream.
+import cython
+
+MAX_PLAYERS = cython.declare(cython.int, 16)
+MAX_SPACES = cython.declare(cython.int, 256)
+MAX_CARDS = cython.declare(cython.int, 512)
+MAX_DECKS = cython.declare(cython.int, 32)
+MAX_DICE = cython.declare(cython.int, 8)
+MAX_FACES = cython.declare(cython.int, 32)
+MAX_OPTIONS = cython.declare(cython.int, 512)
+MASK = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
+
+POLICY_RANDOM = cython.declare(cython.int, 1)
+POLICY_DEFAULT = cython.declare(cython.int, 2)
+POLICY_EXTERNAL = cython.declare(cython.int, 3)
+POLICY_NAMES = {"random": 1, "default": 2, "external": 3}
+# The edition's module redefines these names below the kernel.
+DECISION_NAMES: tuple = ()
+SPACE_IDS: tuple = ()
+CARD_IDS: tuple = ()
+DIE_NAMES: tuple = ()
+DECK_NAMES: tuple = ()
+
+
+def party(p) -> str:
+    """A payer or payee in the trace: a seat, or the Bank."""
+    return "bank" if p < 0 else f"p{p}"
+
+
+class TurnOver(Exception):
+    """`end turn`: unwinds the rules to the game loop, which passes the turn on."""
+
+
+class GameOver(Exception):
+    """`end game`: unwinds the rules to the game loop, which stops."""
+
+
+class Suspend(Exception):
+    """A decision nobody inside the module can take: the caller must choose."""
+
+
+class RuleError(Exception):
+    """The rules did something impossible (an illegal choice, none used as a value)."""
+
+
+def splitmix64(x):
+    """The next (state, output) of splitmix64, used to seed the generators."""
+    x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    z = x
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return x, z ^ (z >> 31)
+
+
+@cython.cclass
+class Rng:
+    """xorshift128+: fast, seedable, identical in both backends."""
+
+    s0: cython.ulonglong
+    s1: cython.ulonglong
+
+    def __init__(self, seed: cython.ulonglong = 0):
+        state, a = splitmix64(seed & 0xFFFFFFFFFFFFFFFF)
+        state, b = splitmix64(state)
+        self.s0 = a
+        self.s1 = b | 1
+
+    @cython.ccall
+    @cython.exceptval(check=False)
+    def next_u64(self) -> cython.ulonglong:
+        x: cython.ulonglong = self.s0
+        y: cython.ulonglong = self.s1
+        self.s0 = y
+        x ^= (x << 23) & MASK
+        self.s1 = x ^ y ^ (x >> 17) ^ (y >> 26)
+        return (self.s1 + y) & MASK
+
+    @cython.ccall
+    @cython.exceptval(check=False)
+    def below(self, n: cython.int) -> cython.int:
+        """A uniform integer in [0, n) for n >= 1."""
+        return cython.cast(cython.int, (self.next_u64() >> 11) % cython.cast(cython.ulonglong, n))
+
+    def copy(self) -> "Rng":
+        other = Rng(0)
+        other.s0 = self.s0
+        other.s1 = self.s1
+        return other
+
+
+@cython.cclass
+class Kernel:
+    """Players, the track, dice, decks, payments, decisions and the game loop."""
+
+    n_players = cython.declare(cython.int, visibility="readonly")
+    n_alive = cython.declare(cython.int, visibility="readonly")
+    current = cython.declare(cython.int, visibility="readonly")
+    turn = cython.declare(cython.int, visibility="readonly")
+    turn_cap = cython.declare(cython.int, visibility="readonly")
+    over = cython.declare(cython.bint, visibility="readonly")
+    capped = cython.declare(cython.bint, visibility="readonly")
+    started = cython.declare(cython.bint, visibility="readonly")
+    tracing = cython.declare(cython.bint, visibility="readonly")
+    ledgering: cython.bint
+    cash: cython.int[16]
+    position: cython.int[16]
+    alive: cython.int[16]
+    policy: cython.int[16]
+    # the board
+    n_spaces: cython.int
+    track_length: cython.int
+    track_of: cython.int[256]
+    space_at_track: cython.int[256]
+    grid_width: cython.int
+    land_count: cython.int[256]
+    moves = cython.declare(cython.int, visibility="readonly")
+    # dice
+    n_dice: cython.int
+    die_faces: cython.int[256]
+    die_size: cython.int[8]
+    # decks: each deck owns the slice [first, first + size) of the card queue
+    n_decks: cython.int
+    n_cards: cython.int
+    deck_first: cython.int[32]
+    deck_size: cython.int[32]
+    deck_head: cython.int[32]
+    deck_count: cython.int[32]
+    queue: cython.int[512]
+    card_deck: cython.int[512]
+    card_holder: cython.int[512]
+    # decisions
+    opts: cython.int[512]
+    n_forced: cython.int
+    script_pos: cython.int
+    script_len: cython.int
+    dice_pos: cython.int
+    dice_len: cython.int
+    rule_fired: cython.int[512]
+    chance: Rng
+    policy_rng: Rng
+    seed = cython.declare(cython.ulonglong, visibility="readonly")
+    script: list
+    script_dice: list
+    forced: dict
+    external: list
+    trace_lines: list
+    ledger: list
+    pending = cython.declare(object, visibility="readonly")
+
+    def __init__(self, n_players: cython.int, seed: cython.ulonglong = 0,
+                 turn_cap: cython.int = 0, policies=None, trace: cython.bint = False):
+        if n_players < 1 or n_players > MAX_PLAYERS:
+            raise ValueError(f"between 1 and {MAX_PLAYERS} players, not {n_players}")
+        self.n_players = n_players
+        self.n_alive = n_players
+        self.current = 0
+        self.turn = 0
+        self.turn_cap = turn_cap
+        self.over = False
+        self.capped = False
+        self.started = False
+        self.tracing = trace
+        self.ledgering = trace
+        self.seed = seed & 0xFFFFFFFFFFFFFFFF
+        self.chance = Rng(self.seed)
+        self.policy_rng = Rng(self.seed ^ 0x5DEECE66D)
+        self.cash = [0] * 16
+        self.position = [0] * 16
+        self.alive = [1 if i < n_players else 0 for i in range(16)]
+        self.policy = [POLICY_DEFAULT] * 16
+        self.external = [None] * 16
+        if policies is not None:
+            self.set_policies(policies)
+        self.land_count = [0] * 256
+        self.moves = 0
+        self.queue = [0] * 512
+        self.card_holder = [-1] * 512
+        self.opts = [0] * 512
+        self.rule_fired = [0] * 512
+        self.n_forced = 0
+        self.forced = {}
+        self.script = []
+        self.script_pos = 0
+        self.script_len = 0
+        self.script_dice = []
+        self.dice_pos = 0
+        self.dice_len = 0
+        self.trace_lines = []
+        self.ledger = []
+        self.pending = None
+
+    def set_policies(self, policies) -> None:
+        """One policy per seat: 'random', 'default', or a callable(game, decision, player, options)."""
+        for seat, policy in enumerate(policies):
+            if callable(policy):
+                self.policy[seat] = POLICY_EXTERNAL
+                self.external[seat] = policy
+            elif policy in POLICY_NAMES:
+                self.policy[seat] = POLICY_NAMES[policy]
+                self.external[seat] = None
+            else:
+                raise ValueError(f"unknown policy {policy!r}: use random, default or a callable")
+
+    # ---- hooks the edition's Game overrides --------------------------------------
+    @cython.cfunc
+    def event_start(self) -> cython.int:
+        return 0
+
+    @cython.cfunc
+    def event_turn(self, p: cython.int) -> cython.int:
+        return 0
+
+    @cython.cfunc
+    def event_pass(self, p: cython.int, s: cython.int) -> cython.int:
+        return 0
+
+    @cython.cfunc
+    def event_land(self, p: cython.int, s: cython.int) -> cython.int:
+        return 0
+
+    @cython.cfunc
+    def game_over(self) -> cython.bint:
+        return self.n_alive <= 1
+
+    @cython.cfunc
+    def first_player(self) -> cython.int:
+        return 0
+
+    @cython.ccall
+    def score(self, p: cython.int) -> cython.int:
+        return self.cash[p]
+
+    # ---- the game loop ----------------------------------------------------------
+    @cython.ccall
+    def start(self) -> cython.int:
+        """Deal the decks, run the start rules and pick the first player (once)."""
+        d: cython.int
+        if self.started:
+            return 0
+        self.started = True
+        for d in range(self.n_decks):
+            self.deck_head[d] = 0
+            self.deck_count[d] = self.deck_size[d]
+            for i in range(self.deck_size[d]):
+                self.queue[self.deck_first[d] + i] = self.deck_first[d] + i
+            self.k_shuffle(d)
+        self.event_start()
+        self.current = self.first_player()
+        if self.tracing:
+            self.trace_lines.append(f"start first=p{self.current}")
+        return 0
+
+    @cython.ccall
+    def play(self, max_turns: cython.int = -1) -> cython.int:
+        """Play turns until the game is over, capped, or max_turns more turns were played."""
+        played: cython.int = 0
+        p: cython.int
+        self.start()
+        while not self.over and (max_turns < 0 or played < max_turns):
+            if self.turn_cap > 0 and self.turn >= self.turn_cap:
+                self.capped = True
+                self.over = True
+                break
+            p = self.current
+            self.turn += 1
+            played += 1
+            if self.tracing:
+                self.trace_lines.append(f"turn {self.turn} p{p} cash={self.cash[p]}")
+            try:
+                self.event_turn(p)
+            except TurnOver:
+                pass
+            except GameOver:
+                self.over = True
+                break
+            if self.game_over():
+                self.over = True
+                break
+            self.current = self.k_next_player(p)
+        return played
+
+    def winner(self) -> int:
+        """The seat with the highest score among the players still in (first seat on ties)."""
+        best: int = -1
+        best_score: int = 0
+        for p in range(self.n_players):
+            if not self.alive[p]:
+                continue
+            value = self.score(p)
+            if best < 0 or value > best_score:
+                best, best_score = p, value
+        return best
+
+    # ---- randomness ------------------------------------------------------------
+    @cython.cfunc
+    def k_roll(self, die: cython.int) -> cython.int:
+        value: cython.int
+        if self.dice_pos < self.dice_len:
+            value = self.script_dice[self.dice_pos]
+            self.dice_pos += 1
+            if not self.is_face(die, value):
+                raise RuleError(f"scripted roll {value} is not a face of die {die}")
+        else:
+            value = self.die_faces[die * 32 + self.chance.below(self.die_size[die])]
+        if self.tracing:
+            self.trace_lines.append(f"  roll {DIE_NAMES[die]}={value}")
+        return value
+
+    @cython.cfunc
+    def is_face(self, die: cython.int, value: cython.int) -> cython.bint:
+        for i in range(self.die_size[die]):
+            if self.die_faces[die * 32 + i] == value:
+                return True
+        return False
+
+    @cython.cfunc
+    def k_random(self, n: cython.int) -> cython.int:
+        if n <= 0:
+            raise RuleError(f"random({n}): the bound must be positive")
+        return self.chance.below(n)
+
+    def script_rolls(self, values) -> None:
+        """Force the next rolls (scenarios): each value must be a face of the die rolled."""
+        self.script_dice = list(self.script_dice[self.dice_pos:]) + [int(v) for v in values]
+        self.dice_pos = 0
+        self.dice_len = len(self.script_dice)
+
+    # ---- decks -------------------------------------------------------------------
+    @cython.cfunc
+    def k_shuffle(self, d: cython.int) -> cython.int:
+        first: cython.int = self.deck_first[d]
+        size: cython.int = self.deck_size[d]
+        n: cython.int = self.deck_count[d]
+        i: cython.int
+        j: cython.int
+        a: cython.int
+        b: cython.int
+        tmp: cython.int
+        for i in range(n - 1, 0, -1):
+            j = self.chance.below(i + 1)
+            a = first + (self.deck_head[d] + i) % size
+            b = first + (self.deck_head[d] + j) % size
+            tmp = self.queue[a]
+            self.queue[a] = self.queue[b]
+            self.queue[b] = tmp
+        return 0
+
+    @cython.cfunc
+    def k_draw(self, d: cython.int) -> cython.int:
+        """Take the top card of deck d; -1 when the deck is empty."""
+        card: cython.int
+        if self.deck_count[d] == 0:
+            return -1
+        card = self.queue[self.deck_first[d] + self.deck_head[d]]
+        self.deck_head[d] = (self.deck_head[d] + 1) % self.deck_size[d]
+        self.deck_count[d] -= 1
+        if self.tracing:
+            self.trace_lines.append(f"  draw {DECK_NAMES[d]}: {CARD_IDS[card]}")
+        return card
+
+    @cython.cfunc
+    def k_bottom(self, card: cython.int) -> cython.int:
+        d: cython.int = self.card_deck[card]
+        slot: cython.int = (self.deck_head[d] + self.deck_count[d]) % self.deck_size[d]
+        self.queue[self.deck_first[d] + slot] = card
+        self.deck_count[d] += 1
+        self.card_holder[card] = -1
+        return 0
+
+    @cython.cfunc
+    def k_holds(self, p: cython.int, card: cython.int) -> cython.bint:
+        return self.card_holder[card] == p
+
+    @cython.cfunc
+    def k_return_card(self, card: cython.int) -> cython.int:
+        if self.card_holder[card] < 0:
+            raise RuleError(f"card {card} is not held by anybody")
+        return self.k_bottom(card)
+
+    @cython.cfunc
+    def k_give_card(self, card: cython.int, p: cython.int) -> cython.int:
+        self.card_holder[card] = p
+        return 0
+
+    def stack_cards(self, d: int, cards) -> None:
+        """Put these cards (in order) on top of deck d (scenarios force card draws)."""
+        remaining = [self.queue[self.deck_first[d] + (self.deck_head[d] + i) % self.deck_size[d]]
+                     for i in range(self.deck_count[d])]
+        for card in cards:
+            if card not in remaining:
+                raise RuleError(f"card {card} is not in deck {d}")
+            remaining.remove(card)
+        order = list(cards) + remaining
+        self.deck_head[d] = 0
+        for i, card in enumerate(order):
+            self.queue[self.deck_first[d] + i] = card
+
+    # ---- money ----------------------------------------------------------------
+    @cython.cfunc
+    def k_pay(self, payer: cython.int, payee: cython.int, amount: cython.int) -> cython.int:
+        """Move money; -1 is the Bank, which never runs out."""
+        if payer >= 0:
+            self.cash[payer] -= amount
+        if payee >= 0:
+            self.cash[payee] += amount
+        if self.ledgering:
+            self.ledger.append((self.turn, payer, payee, amount))
+        if self.tracing:
+            self.trace_lines.append(f"  pay {party(payer)}->{party(payee)} {amount}")
+        return 0
+
+    # ---- movement --------------------------------------------------------------
+    @cython.cfunc
+    def k_move(self, p: cython.int, steps: cython.int) -> cython.int:
+        """Move p by steps along the track: pass events on the way (forward only), then land."""
+        start: cython.int = self.track_of[self.position[p]]
+        n: cython.int = self.track_length
+        i: cython.int
+        for i in range(1, steps):
+            self.event_pass(p, self.space_at_track[(start + i) % n])
+        return self.arrive(p, self.space_at_track[((start + steps) % n + n) % n])
+
+    @cython.cfunc
+    def k_move_to(self, p: cython.int, s: cython.int) -> cython.int:
+        """Advance p forward to space s, passing what lies between, then land."""
+        n: cython.int = self.track_length
+        steps: cython.int = ((self.track_of[s] - self.track_of[self.position[p]]) % n + n) % n
+        i: cython.int
+        start: cython.int = self.track_of[self.position[p]]
+        for i in range(1, steps):
+            self.event_pass(p, self.space_at_track[(start + i) % n])
+        return self.arrive(p, s)
+
+    @cython.cfunc
+    def arrive(self, p: cython.int, s: cython.int) -> cython.int:
+        self.k_place(p, s)
+        self.event_land(p, s)
+        return 0
+
+    @cython.cfunc
+    def k_place(self, p: cython.int, s: cython.int) -> cython.int:
+        """Put p on s directly: no pass or land events; counted as where a move ended."""
+        self.position[p] = s
+        self.land_count[s] += 1
+        self.moves += 1
+        if self.tracing:
+            self.trace_lines.append(f"  p{p} at {SPACE_IDS[s]}")
+        return 0
+
+    @cython.cfunc
+    def k_distance(self, a: cython.int, b: cython.int) -> cython.int:
+        n: cython.int = self.track_length
+        return ((self.track_of[b] - self.track_of[a]) % n + n) % n
+
+    @cython.cfunc
+    def k_space_at(self, t: cython.int) -> cython.int:
+        n: cython.int = self.track_length
+        return self.space_at_track[(t % n + n) % n]
+
+    @cython.cfunc
+    def k_adjacent(self, a: cython.int, b: cython.int) -> cython.bint:
+        w: cython.int = self.grid_width
+        return (abs(a % w - b % w) + abs(a // w - b // w)) == 1
+
+    @cython.cfunc
+    def k_cell_at(self, x: cython.int, y: cython.int) -> cython.int:
+        return y * self.grid_width + x
+
+    # ---- players ---------------------------------------------------------------
+    @cython.cfunc
+    def k_next_player(self, p: cython.int) -> cython.int:
+        q: cython.int = p
+        for _ in range(self.n_players):
+            q = (q + 1) % self.n_players
+            if self.alive[q]:
+                return q
+        return p
+
+    @cython.cfunc
+    def k_retire(self, p: cython.int) -> cython.int:
+        if self.alive[p]:
+            self.alive[p] = 0
+            self.n_alive -= 1
+            if self.tracing:
+                self.trace_lines.append(f"  p{p} retires")
+        return 0
+
+    @cython.cfunc
+    def k_some(self, value: cython.int) -> cython.int:
+        if value < 0:
+            raise RuleError("some(x): x is none")
+        return value
+
+    def k_log(self, text: str) -> int:
+        if self.tracing:
+            self.trace_lines.append(f"  {text}")
+        return 0
+
+    # ---- decisions ---------------------------------------------------------------
+    @cython.cfunc
+    def policy_of(self, decision: cython.int, who: cython.int) -> cython.int:
+        """How the next decision of `who` is taken; forced and scripted answers come first."""
+        if self.script_pos < self.script_len:
+            return POLICY_EXTERNAL
+        if self.n_forced > 0 and self.forced.get(DECISION_NAMES[decision]):
+            return POLICY_EXTERNAL
+        return self.policy[who]
+
+    @cython.cfunc
+    def chk(self, i: cython.int, n: cython.int) -> cython.int:
+        """Bounds check for a value that may be none before it indexes a table."""
+        if i < 0 or i >= n:
+            raise RuleError("none (or an out-of-range value) was used where a value is needed")
+        return i
+
+    @cython.cfunc
+    def choose_range(self, decision: cython.int, who: cython.int, low: cython.int,
+                     high: cython.int, optional: cython.bint, default: cython.int) -> cython.int:
+        """A choice of an integer in [low, high], or -1 (none) when optional."""
+        choice: cython.int
+        kind: cython.int
+        if high < low:
+            if optional:
+                return -1
+            raise RuleError(f"decision {decision}: no legal option")
+        if low == high and not optional:
+            return low
+        kind = self.policy_of(decision, who)
+        if kind == POLICY_DEFAULT:
+            choice = default
+        elif kind == POLICY_RANDOM:
+            choice = low + self.policy_rng.below(high - low + 2 if optional else high - low + 1)
+            if choice > high:
+                choice = -1
+        else:
+            options = list(range(low, high + 1))
+            if optional:
+                options.insert(0, -1)
+            choice = self.external_choice(decision, who, options)
+        if not ((low <= choice <= high) or (optional and choice == -1)):
+            raise RuleError(f"decision {decision}: {choice} is not between {low} and {high}")
+        if self.tracing:
+            self.trace_lines.append(f"  p{who} decides {DECISION_NAMES[decision]}={choice}")
+        return choice
+
+    @cython.cfunc
+    def choose_option(self, decision: cython.int, who: cython.int, n: cython.int,
+                      optional: cython.bint, default: cython.int) -> cython.int:
+        """A choice among self.opts[0:n], or -1 (none) when optional."""
+        choice: cython.int
+        kind: cython.int
+        i: cython.int
+        if n == 0:
+            if optional:
+                return -1
+            raise RuleError(f"decision {decision}: no legal option")
+        if n == 1 and not optional:
+            return self.opts[0]
+        kind = self.policy_of(decision, who)
+        if kind == POLICY_DEFAULT:
+            choice = default
+        elif kind == POLICY_RANDOM:
+            i = self.policy_rng.below(n + 1 if optional else n)
+            choice = -1 if i == n else self.opts[i]
+        else:
+            options = [self.opts[i] for i in range(n)]
+            if optional:
+                options.insert(0, -1)
+            choice = self.external_choice(decision, who, options)
+        if not (optional and choice == -1):
+            for i in range(n):
+                if self.opts[i] == choice:
+                    break
+            else:
+                raise RuleError(f"decision {decision}: {choice} is not a legal option")
+        if self.tracing:
+            self.trace_lines.append(f"  p{who} decides {DECISION_NAMES[decision]}={choice}")
+        return choice
+
+    def external_choice(self, decision: int, who: int, options: list) -> int:
+        """Forced answers (scenarios), then a replay script, then a Python policy, else suspend."""
+        name = DECISION_NAMES[decision]
+        queue = self.forced.get(name)
+        if queue:
+            self.n_forced -= 1
+            return int(queue.pop(0))
+        if self.script_pos < self.script_len:
+            action = self.script[self.script_pos]
+            self.script_pos += 1
+            if action not in options:
+                raise RuleError(f"{name}: action {action} is not legal (legal: {options})")
+            return action
+        policy = self.external[who]
+        if policy is not None:
+            return int(policy(self, name, who, options))
+        self.pending = (name, who, options)
+        raise Suspend(name)
+
+    def force_answers(self, decision: str, answers) -> None:
+        """Queue answers for a named decision, whoever takes it (scenarios)."""
+        if decision not in DECISION_NAMES:
+            raise RuleError(f"no decision named {decision!r}")
+        self.forced.setdefault(decision, []).extend(int(a) for a in answers)
+        self.n_forced += len(answers)
+
+    def set_script(self, actions) -> None:
+        """Replay these actions, in order, at the next external decisions."""
+        self.script = [int(a) for a in actions]
+        self.script_pos = 0
+        self.script_len = len(self.script)
+
+    # ---- copying and inspection ------------------------------------------------------
+    def copy_kernel_into(self, other: "Kernel") -> None:
+        other.n_alive = self.n_alive
+        other.current = self.current
+        other.turn = self.turn
+        other.turn_cap = self.turn_cap
+        other.over = self.over
+        other.capped = self.capped
+        other.started = self.started
+        other.cash = list(self.cash)
+        other.position = list(self.position)
+        other.alive = list(self.alive)
+        other.policy = list(self.policy)
+        other.external = list(self.external)
+        other.land_count = list(self.land_count)
+        other.moves = self.moves
+        other.deck_head = list(self.deck_head)
+        other.deck_count = list(self.deck_count)
+        other.queue = list(self.queue)
+        other.card_holder = list(self.card_holder)
+        other.rule_fired = list(self.rule_fired)
+        other.chance = self.chance.copy()
+        other.policy_rng = self.policy_rng.copy()
+
+    def landings(self) -> list:
+        return [self.land_count[s] for s in range(self.n_spaces)]
+
+    def fired(self, n_rules: int) -> list:
+        return [self.rule_fired[r] for r in range(n_rules)]
+
+    def trace(self) -> list:
+        return list(self.trace_lines)
+
+    def payments(self) -> list:
+        return list(self.ledger)
+
+    def players_cash(self) -> list:
+        return [self.cash[p] for p in range(self.n_players)]
+
+    def deck_order(self, d: int) -> list:
+        return [self.queue[self.deck_first[d] + (self.deck_head[d] + i) % self.deck_size[d]]
+                for i in range(self.deck_count[d])]
