@@ -8,13 +8,13 @@
 # unbounded ints and C's wrapping ones give the same random stream.
 import cython
 
-MAX_PLAYERS = cython.declare(cython.int, 16)
-MAX_SPACES = cython.declare(cython.int, 256)
-MAX_CARDS = cython.declare(cython.int, 512)
-MAX_DECKS = cython.declare(cython.int, 32)
-MAX_DICE = cython.declare(cython.int, 8)
-MAX_FACES = cython.declare(cython.int, 32)
-MAX_OPTIONS = cython.declare(cython.int, 512)
+CAP_PLAYERS = cython.declare(cython.int, 16)
+CAP_SPACES = cython.declare(cython.int, 256)
+CAP_CARDS = cython.declare(cython.int, 512)
+CAP_DECKS = cython.declare(cython.int, 32)
+CAP_DICE = cython.declare(cython.int, 8)
+CAP_FACES = cython.declare(cython.int, 32)
+CAP_OPTIONS = cython.declare(cython.int, 512)
 MASK = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 
 POLICY_RANDOM = cython.declare(cython.int, 1)
@@ -156,8 +156,8 @@ class Kernel:
 
     def __init__(self, n_players: cython.int, seed: cython.ulonglong = 0,
                  turn_cap: cython.int = 0, policies=None, trace: cython.bint = False):
-        if n_players < 1 or n_players > MAX_PLAYERS:
-            raise ValueError(f"between 1 and {MAX_PLAYERS} players, not {n_players}")
+        if n_players < 1 or n_players > CAP_PLAYERS:
+            raise ValueError(f"between 1 and {CAP_PLAYERS} players, not {n_players}")
         self.n_players = n_players
         self.n_alive = n_players
         self.current = 0
@@ -654,6 +654,16 @@ class Kernel:
 
     def players_cash(self) -> list:
         return [self.cash[p] for p in range(self.n_players)]
+
+    def alive_of(self, p: int) -> bool:
+        return self.alive[p] != 0
+
+    def position_of(self, p: int) -> int:
+        return self.position[p]
+
+    def holders(self) -> list:
+        """Who holds each card (-1: in its deck or nobody)."""
+        return [self.card_holder[c] for c in range(self.n_cards)]
 
     def deck_order(self, d: int) -> list:
         return [self.queue[self.deck_first[d] + (self.deck_head[d] + i) % self.deck_size[d]]

@@ -1,0 +1,147 @@
+"""The command line: check, compile and simulate editions.
+
+Every failure a user can cause (a broken rules file, a bad argument, no C
+compiler) ends with a clear message and a non-zero exit status, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .compiler.build import BuildError, build_extension, write_source
+from .compiler.diagnostics import CompileError
+from .harness.simulate import ENGINES, format_summary, progress_bar, simulate
+from .runtime.loader import BACKENDS, EditionNotFound, resolve_edition
+
+
+class UsageError(Exception):
+    """A bad command-line argument: reported on one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, not argparse's usage dump
+        raise UsageError(message)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative, not {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="boardrules", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    check = commands.add_parser("check", help="parse and check a rules file")
+    check.add_argument("file", help="an edition's .rules file (or an edition name)")
+
+    compile_ = commands.add_parser("compile", help="compile an edition to a C extension")
+    compile_.add_argument("edition", help="an edition name under rulesets/ or a .rules file")
+    compile_.add_argument("--backend", choices=BACKENDS, default="compiled",
+                          help="interpreted only writes the generated module")
+
+    sim = commands.add_parser("simulate", help="play N seeded games and summarise them")
+    sim.add_argument("edition", help="an edition name under rulesets/ or a .rules file")
+    sim.add_argument("--games", type=_positive, default=1000)
+    sim.add_argument("--players", type=_positive, default=4)
+    sim.add_argument("--seed", type=_seed, default=0)
+    sim.add_argument("--backend", choices=BACKENDS, default="compiled")
+    sim.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    sim.add_argument("--workers", type=_positive, help="worker processes (default: CPUs)")
+    sim.add_argument("--engine", choices=ENGINES, default="processes")
+    sim.add_argument("--turn-limit", type=_positive, help="override the edition's turn cap")
+    sim.add_argument("--policy", choices=("default", "random"), default="default",
+                     help="the built-in policy every seat plays")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command is None:
+            build_parser().print_help()
+            return 2
+        return COMMANDS[args.command](args)
+    except UsageError as exc:
+        print(f"boardrules: error: {exc}", file=sys.stderr)
+        return 2
+    except CompileError as exc:
+        print(exc.render(), file=sys.stderr)
+        return 1
+    except (BuildError, EditionNotFound, ValueError, OSError) as exc:
+        print(f"boardrules: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("boardrules: interrupted", file=sys.stderr)
+        return 130
+
+
+def _compile(name: str, until: str = "codegen"):
+    from .compiler.pipeline import compile_rules
+
+    return compile_rules(resolve_edition(name), until=until)
+
+
+def _print_warnings(compilation) -> None:
+    for warning in compilation.warnings:
+        print(warning.render(compilation.sources.texts if compilation.sources else None),
+              file=sys.stderr)
+
+
+def cmd_check(args) -> int:
+    compilation = _compile(args.file, until="check")
+    _print_warnings(compilation)
+    program = compilation.program
+    print(f"{args.file}: ok: {len(program.rules)} rules, {len(program.space_ids)} spaces, "
+          f"{len(program.card_ids)} cards, {len(program.decisions)} decisions, "
+          f"{len(compilation.warnings)} warning(s)")
+    return 0
+
+
+def cmd_compile(args) -> int:
+    compilation = _compile(args.edition)
+    _print_warnings(compilation)
+    if args.backend == "compiled":
+        artifact = build_extension(compilation)
+        print(f"compiled {compilation.edition}: {artifact.extension}")
+    else:
+        artifact = write_source(compilation)
+        print(f"generated {compilation.edition}: {artifact.source}")
+    return 0
+
+
+def cmd_simulate(args) -> int:
+    policies = None if args.policy == "default" else [args.policy] * args.players
+    summary = simulate(args.edition, args.games, args.players, args.seed, args.backend,
+                       workers=args.workers, engine=args.engine, turn_cap=args.turn_limit,
+                       policies=policies, progress=progress_bar)
+    data = summary.to_json()
+    print(format_summary(data))
+    if args.json:
+        Path(args.json).write_text(json.dumps(data, indent=2) + "\n")
+        print(f"\nwrote {args.json}")
+    return 0
+
+
+COMMANDS = {"check": cmd_check, "compile": cmd_compile, "simulate": cmd_simulate}
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The harness: simulation runner (and, later, scenario tests and rulebook coverage)."""
