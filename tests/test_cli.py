@@ -1,0 +1,103 @@
+"""End-to-end: the commands as a user runs them, in a subprocess."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "boardrules.cli", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_check_an_edition():
+    result = run("check", "rulesets/disney_theme_park/disney_theme_park.rules")
+    assert result.returncode == 0, result.stderr
+    assert "ok:" in result.stdout
+
+
+def test_simulate_writes_the_figures(tmp_path):
+    out = tmp_path / "out.json"
+    result = run("simulate", "disney_theme_park", "--games", "40", "--players", "4",
+                 "--seed", "7", "--json", str(out), "--workers", "2")
+    assert result.returncode == 0, result.stderr
+    assert "median turns" in result.stdout and "win rate by seat" in result.stdout
+    data = json.loads(out.read_text())
+    for key in ("games", "players", "seed", "backend", "capped_games", "mean_turns",
+                "median_turns", "win_rate_by_seat", "games_per_second", "landing"):
+        assert key in data
+    assert data["games"] == 40 and len(data["win_rate_by_seat"]) == 4
+    assert abs(sum(e["frequency"] for e in data["landing"]) - 1.0) < 1e-9
+    names = [e["name"] for e in data["landing"]]
+    assert "In Jail" in names and "In Jail - Just Visiting" in names
+    positions = [e["position"] for e in data["landing"]]
+    assert positions == sorted(positions)
+
+
+def test_simulation_results_do_not_depend_on_workers(tmp_path):
+    outs = []
+    for workers in ("1", "2"):
+        out = tmp_path / f"w{workers}.json"
+        assert run("simulate", "disney_theme_park", "--games", "12", "--seed", "3",
+                   "--workers", workers, "--json", str(out)).returncode == 0
+        data = json.loads(out.read_text())
+        outs.append((data["mean_turns"], data["landing"], data["win_rate_by_seat"]))
+    assert outs[0] == outs[1]
+
+
+def test_interpreted_backend_gives_the_same_summary(tmp_path):
+    figures = []
+    for backend in ("compiled", "interpreted"):
+        out = tmp_path / f"{backend}.json"
+        assert run("simulate", "disney_theme_park", "--games", "3", "--seed", "1",
+                   "--backend", backend, "--json", str(out)).returncode == 0
+        data = json.loads(out.read_text())
+        figures.append((data["mean_turns"], data["landing"]))
+    assert figures[0] == figures[1]
+
+
+def test_bad_arguments_give_one_line_and_no_traceback():
+    for args in (["simulate", "disney_theme_park", "--games", "x"],
+                 ["simulate", "disney_theme_park", "--players", "0"],
+                 ["simulate", "no_such_edition"],
+                 ["simulate", "disney_theme_park", "--players", "12", "--games", "1"],
+                 ["check", "missing.rules"],
+                 ["frobnicate"]):
+        result = run(*args)
+        assert result.returncode != 0
+        assert "Traceback" not in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+        assert result.stderr.startswith("boardrules: error:")
+
+
+def test_a_broken_rules_file_reports_file_line_col(tmp_path):
+    edition = tmp_path / "broken" / "broken.rules"
+    edition.parent.mkdir()
+    edition.write_text('edition "Broken" {\n  rulebook "rulebook.txt"\n  players 2 to 4\n}\n'
+                       "param x: int = \n")
+    (edition.parent / "rulebook.txt").write_text("Rules.\n")
+    result = run("check", str(edition))
+    assert result.returncode == 1
+    first = result.stderr.splitlines()[0]
+    assert first.startswith(f"{edition}:") and ": error: " in first
+    assert "Traceback" not in result.stderr
+    assert "^" in result.stderr
+
+
+def test_missing_c_compiler_is_reported_and_keeps_the_cache(tmp_path):
+    env_cache = tmp_path / "cache"
+    import os
+
+    env = dict(os.environ, CC="no-such-compiler-xyz", BOARDRULES_CACHE=str(env_cache))
+    result = subprocess.run([sys.executable, "-m", "boardrules.cli", "compile",
+                             "disney_theme_park"], cwd=ROOT, capture_output=True, text=True,
+                            env=env, timeout=600)
+    assert result.returncode == 1
+    assert "no C compiler" in result.stderr and "Traceback" not in result.stderr
+    generated = list(env_cache.glob("br_disney_theme_park_*/*.py"))
+    assert generated, "the generated module stays in the cache"
