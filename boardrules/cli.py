@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .compiler.build import BuildError, build_extension, write_source
 from .compiler.diagnostics import CompileError
-from .harness.simulate import ENGINES, format_summary, progress_bar, simulate
+from .harness.simulate import ENGINES, SimulationError, format_summary, progress_bar, simulate
 from .runtime.loader import BACKENDS, EditionNotFound, resolve_edition
 
 
@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     except CompileError as exc:
         print(exc.render(), file=sys.stderr)
         return 1
-    except (BuildError, EditionNotFound, ValueError, OSError) as exc:
+    except (BuildError, EditionNotFound, SimulationError, ValueError, OSError) as exc:
         print(f"boardrules: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from . import ast, ir
 from .diagnostics import Reporter, Span, did_you_mean
-from .ir import BOOL, ENTITY_TYPES, INT, NONE, STR, VOID, Type
+from .ir import BOOL, INT, NONE, STR, VOID, Type
 from .symbols import Symbols, resolve_type
 
 ERROR = Type("error")
@@ -326,7 +326,9 @@ class Checker:
                     f"card {card.name} at {card.span}",
                 ))
                 effects.append(fname)
-            indices = tuple(self.card_index[c.name] for c in deck.cards if c.name in self.card_index)
+            indices = tuple(
+                self.card_index[c.name] for c in deck.cards if c.name in self.card_index
+            )
             decks.append(ir.Deck(
                 name, deck.title, params, indices[0] if indices else 0, indices, tuple(effects),
                 tuple(c.keep for c in deck.cards),
@@ -777,8 +779,7 @@ class Checker:
         if (owner, e.name) in s.counters:
             ctype = resolve_type(s.counters[(owner, e.name)].type, s, self.report)
             return ir.State(ctype, f"{owner}_{e.name}", target, ttype.optional)
-        known = {n for (o, n) in s.fields if o == owner} | {
-            n for (o, n) in s.counters if o == owner} | {n for (o, n) in BUILTIN_ATTRS if o == owner}
+        known = {n for (o, n) in (*s.fields, *s.counters, *BUILTIN_ATTRS) if o == owner}
         self.report.error(e.span, f"a {owner} has no attribute '{e.name}'",
                           did_you_mean(e.name, known))
         return ir.Const(ERROR, 0)

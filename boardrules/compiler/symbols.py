@@ -184,7 +184,9 @@ class Collector:
                 previous = s.rule_origin.get(decl.name)
                 if previous == path:
                     first = s.rules[decl.name].span
-                    self.report.error(decl.span, f"rule '{decl.name}' is already defined at {first}")
+                    self.report.error(
+                        decl.span, f"rule '{decl.name}' is already defined at {first}"
+                    )
                     return
                 s.rules[decl.name] = decl
                 s.rule_origin[decl.name] = path

@@ -21,6 +21,10 @@ from ..runtime.loader import load_module
 ENGINES = ("processes", "ray")
 
 
+class SimulationError(Exception):
+    """A game failed: the rules raised an error (named with the game's seed to replay it)."""
+
+
 @dataclass
 class Tally:
     """What a chunk of games produced; chunks merge by addition."""
@@ -60,7 +64,13 @@ def play_chunk(edition: str, backend: str, players: int, seed: int, first: int, 
     for index in range(first, first + count):
         kwargs = {} if turn_cap is None else {"turn_cap": turn_cap}
         game = module.Game(players, seed=game_seed(seed, index), policies=policies, **kwargs)
-        game.play()
+        try:
+            game.play()
+        except Exception as exc:  # the rules failed: report which game, as plain data
+            raise SimulationError(
+                f"game {index} (seed {game_seed(seed, index)}) failed at turn {game.turn}: "
+                f"{type(exc).__name__}: {exc}"
+            ) from None
         tally.turns.append(game.turn)
         tally.capped += 1 if game.capped else 0
         winner = game.winner()
@@ -198,5 +208,6 @@ def format_summary(data: dict[str, Any], top: int = 10) -> str:
     ]
     ranked = sorted(data["landing"], key=lambda e: -e["frequency"])[:top]
     for entry in ranked:
-        lines.append(f"  {entry['position']:>3}  {entry['name']:<36} {100 * entry['frequency']:5.2f}%")
+        share = 100 * entry["frequency"]
+        lines.append(f"  {entry['position']:>3}  {entry['name']:<36} {share:5.2f}%")
     return "\n".join(lines)

@@ -197,7 +197,7 @@ class Kernel:
         self.pending = None
 
     def set_policies(self, policies) -> None:
-        """One policy per seat: 'random', 'default', or a callable(game, decision, player, options)."""
+        """A policy per seat: 'random', 'default', or callable(game, decision, player, options)."""
         for seat, policy in enumerate(policies):
             if callable(policy):
                 self.policy[seat] = POLICY_EXTERNAL
