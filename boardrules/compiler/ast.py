@@ -432,6 +432,7 @@ class ScenarioStep(Node):
     names: tuple[str, ...] = ()
     body: tuple[Stmt, ...] = ()
     count: int = 0
+    text: str = ""  # the step's source text, quoted when an expectation fails
 
 
 @dataclass(frozen=True)

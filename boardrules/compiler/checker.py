@@ -32,6 +32,7 @@ KERNEL_FUNCTIONS: dict[str, tuple[tuple[Type, ...], Type]] = {
     "space_at": ((INT,), Type("space")),
     "adjacent": ((Type("cell"), Type("cell")), BOOL),
     "cell_at": ((INT, INT), Type("cell")),
+    "paid": ((Type("player", True), Type("player", True)), INT),
     "min": ((INT, INT), INT),
     "max": ((INT, INT), INT),
     "abs": ((INT,), INT),
@@ -114,6 +115,7 @@ class Checker:
         over = self._game_expr(game.get("over"), BOOL)
         score = self._score(game.get("score"))
         turn_limit = self.constant(game["turn_limit"].value)[0] if "turn_limit" in game else 1000
+        scenarios = tuple(self._scenario(i, sc, props) for i, sc in enumerate(s.scenarios))
         self._warn_unused()
         spaces = list(s.spaces.values())
         track_of: dict[str, int] = {}
@@ -166,6 +168,7 @@ class Checker:
             over_when=over,
             score=score,
             constants={name: value for name, (value, _) in self.param_values.items()},
+            scenarios=scenarios,
         )
 
     # ---- edition header and constants -----------------------------------------------
@@ -458,6 +461,101 @@ class Checker:
         if params[0][0] != "p":
             lowered = rename_local(lowered, params[0][0], "p")
         return lowered
+
+    # ---- scenarios ------------------------------------------------------------------------
+    def scenario_targets(self) -> set[str]:
+        """What a scenario may test: a rule, or any other definition that quotes the rulebook."""
+        s = self.s
+        quoted = {n for table in (s.params, s.spaces, s.groups, s.decks, s.decisions)
+                  for n, d in table.items() if any(isinstance(p, ast.Quote) for p in d.provenance)}
+        quoted |= {n for n, (_, card) in s.cards.items()
+                   if any(isinstance(p, ast.Quote) for p in card.provenance)}
+        quoted |= {n for n, st in s.sets.items()
+                   if any(isinstance(p, ast.Quote) for p in st.provenance)}
+        return set(s.rules) | quoted
+
+    def _scenario(self, index: int, sc: ast.Scenario, props: dict) -> ir.Scenario:
+        if sc.rule not in self.scenario_targets():
+            self.report.error(sc.span, f"scenario tests unknown rule '{sc.rule}'",
+                              did_you_mean(sc.rule, self.scenario_targets()))
+        count = next((st.count for st in sc.steps if st.kind == "players"), 2)
+        low, high = props.get("players", (2, 4))
+        if not low <= count <= high:
+            self.report.error(sc.span, f"the edition is for {low} to {high} players, not {count}")
+        seats = tuple((f"p{i + 1}", Type("player")) for i in range(count))
+        steps: list[ir.ScenarioStep] = []
+        for k, st in enumerate(sc.steps):
+            name = f"scenario_{index}_{k}"
+            line = st.span.line
+            scope = Scope(name, VOID, dict(seats))
+            if st.kind == "given":
+                body = self.block(st.body, scope)
+                self.functions.append(ir.Function(name, seats, VOID, body, _locals(scope, seats),
+                                                  f"scenario {sc.title!r} given", public=True))
+                steps.append(ir.ScenarioStep("given", line, function=name))
+            elif st.kind == "dice":
+                steps.append(ir.ScenarioStep("dice", line, values=tuple(
+                    self.constant(e)[0] for e in st.exprs)))
+            elif st.kind == "cards":
+                deck = self.s.decks.get(st.name)
+                if deck is None:
+                    self.report.error(st.span, f"unknown deck '{st.name}'",
+                                      did_you_mean(st.name, set(self.s.decks)))
+                    continue
+                members = {c.name for c in deck.cards}
+                for card in st.names:
+                    if card not in members:
+                        self.report.error(st.span, f"deck '{st.name}' has no card '{card}'",
+                                          did_you_mean(card, members))
+                steps.append(ir.ScenarioStep(
+                    "cards", line, target=st.name,
+                    values=tuple(self.card_index[c] for c in st.names if c in self.card_index)))
+            elif st.kind == "answer":
+                if st.name not in self.s.decisions:
+                    self.report.error(st.span, f"unknown decision '{st.name}'",
+                                      did_you_mean(st.name, set(self.s.decisions)))
+                    continue
+                self.used.add(f"decision:{st.name}")
+                steps.append(ir.ScenarioStep("answer", line, target=st.name, values=tuple(
+                    int(self.constant(e)[0]) for e in st.exprs)))
+            elif st.kind == "play":
+                value = self.expr(st.exprs[0], scope)
+                self._expect(value.type, Type("player"), st.exprs[0].span)
+                self.functions.append(ir.Function(name, seats, Type("player"),
+                                                  (ir.Return(st.span, value),), (),
+                                                  f"scenario {sc.title!r} play", public=True))
+                steps.append(ir.ScenarioStep("play", line, function=name))
+            elif st.kind == "expect":
+                steps.append(self._expectation(name, st, scope, seats, line))
+        return ir.Scenario(index, sc.title, sc.rule, count, tuple(steps), sc.span.path,
+                           sc.span.line)
+
+    def _expectation(self, name, st, scope, seats, line) -> ir.ScenarioStep:
+        expr = st.exprs[0]
+        value = self.expr(expr, scope)
+        self._expect(value.type, BOOL, expr.span)
+        self.functions.append(ir.Function(name, seats, BOOL, (ir.Return(st.span, value),), (),
+                                          f"expect {st.text}", public=True))
+        left = right = ""
+        types = ["", ""]
+        if isinstance(value, ir.Binary) and value.op in COMPARISON and STR not in (
+            value.left.type, value.right.type
+        ):
+            left, right = f"{name}_left", f"{name}_right"
+            for fname, operand, slot in ((left, value.left, 0), (right, value.right, 1)):
+                otype = Type(operand.type.name) if operand.type.name != "none" else INT
+                self.functions.append(ir.Function(
+                    fname, seats, otype, (ir.Return(st.span, operand),), (), f"value {fname}",
+                    public=True))
+                types[slot] = operand.type.name
+        texts = ["", ""]
+        if left and isinstance(expr, ast.BinOp) and expr.span.line == expr.span.end_line:
+            start = expr.span.column
+            texts = [st.text[:expr.left.span.end_column - start].strip(),
+                     st.text[expr.right.span.column - start:].strip()]
+        return ir.ScenarioStep("expect", line, function=name, text=st.text, left=left,
+                               right=right, left_type=types[0], right_type=types[1],
+                               left_text=texts[0], right_text=texts[1])
 
     def _warn_unused(self) -> None:
         for name, proc in self.s.procs.items():

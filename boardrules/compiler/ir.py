@@ -233,6 +233,7 @@ class Function:
     origin: str  # for the generated comment: rule/proc name and span
     rule_index: int = -1  # >= 0 for rule handlers: counts firings for coverage
     guard: Expr | None = None  # a handler runs only when its guard holds
+    public: bool = False  # callable from Python (scenario steps), not only from the rules
 
 
 @dataclass(frozen=True)
@@ -317,6 +318,33 @@ class Die:
 
 
 @dataclass(frozen=True)
+class ScenarioStep:
+    kind: str  # given | dice | cards | answer | play | expect
+    line: int
+    function: str = ""  # given: the setup; play: gives the player; expect: the test
+    values: tuple[int, ...] = ()  # dice faces, card indices, answers
+    target: str = ""  # the deck or decision
+    text: str = ""  # expect: its source text
+    left: str = ""  # expect A op B: functions giving A and B, to show actual values
+    right: str = ""
+    left_type: str = ""
+    right_type: str = ""
+    left_text: str = ""
+    right_text: str = ""
+
+
+@dataclass(frozen=True)
+class Scenario:
+    index: int
+    title: str
+    target: str  # the rule (or quoted definition) the scenario tests
+    players: int
+    steps: tuple[ScenarioStep, ...]
+    path: str
+    line: int
+
+
+@dataclass(frozen=True)
 class Program:
     edition: str
     title: str
@@ -348,3 +376,4 @@ class Program:
     over_when: Expr | None
     score: Expr | None
     constants: dict[str, int] = field(default_factory=dict)
+    scenarios: tuple[Scenario, ...] = ()

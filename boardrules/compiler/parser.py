@@ -56,7 +56,7 @@ def parse(text: str, path: str) -> ast.Module:
     except _StringError as exc:
         raise CompileError([Diagnostic("error", exc.span, exc.message)]) from None
     try:
-        decls = _ToAst(path).transform(tree)
+        decls = _ToAst(path, text).transform(tree)
     except _StringError as exc:
         raise CompileError([Diagnostic("error", exc.span, exc.message)]) from None
     lines = text.count("\n") + 1
@@ -135,9 +135,10 @@ def _split(children: list, *kinds: type) -> list[list]:
 class _ToAst(Transformer):
     """Lark tree -> frozen AST nodes, spans taken from each rule's meta."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, text: str = ""):
         super().__init__()
         self.path = path
+        self.text = text
 
     def _span(self, meta) -> Span:
         if getattr(meta, "empty", True):
@@ -510,7 +511,9 @@ class _ToAst(Transformer):
         return ast.ScenarioStep(self._span(meta), "play", exprs=(c[0],))
 
     def sc_expect(self, meta, c):
-        return ast.ScenarioStep(self._span(meta), "expect", exprs=(c[0],))
+        source = self.text[meta.start_pos:meta.end_pos] if self.text else ""
+        text = source.split("expect", 1)[-1].strip()
+        return ast.ScenarioStep(self._span(meta), "expect", exprs=(c[0],), text=text)
 
     def scenario(self, meta, c):
         return ast.Scenario(self._span(meta), self._str(c[0]), str(c[1]), tuple(c[2:]))

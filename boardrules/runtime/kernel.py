@@ -31,7 +31,7 @@ DECK_NAMES: tuple = ()
 
 def party(p) -> str:
     """A payer or payee in the trace: a seat, or the Bank."""
-    return "bank" if p < 0 else f"p{p}"
+    return "bank" if p < 0 else f"p{p + 1}"
 
 
 class TurnOver(Exception):
@@ -254,7 +254,7 @@ class Kernel:
         self.event_start()
         self.current = self.first_player()
         if self.tracing:
-            self.trace_lines.append(f"start first=p{self.current}")
+            self.trace_lines.append(f"start first=p{self.current + 1}")
         return 0
 
     @cython.ccall
@@ -272,7 +272,7 @@ class Kernel:
             self.turn += 1
             played += 1
             if self.tracing:
-                self.trace_lines.append(f"turn {self.turn} p{p} cash={self.cash[p]}")
+                self.trace_lines.append(f"turn {self.turn} p{p + 1} cash={self.cash[p]}")
             try:
                 self.event_turn(p)
             except TurnOver:
@@ -285,6 +285,20 @@ class Kernel:
                 break
             self.current = self.k_next_player(p)
         return played
+
+    def play_turn(self, p: int) -> None:
+        """Play one turn of seat p now, out of the normal order (scenarios)."""
+        self.start()
+        self.current = p
+        self.turn += 1
+        if self.tracing:
+            self.trace_lines.append(f"turn {self.turn} p{p + 1} cash={self.cash[p]}")
+        try:
+            self.event_turn(p)
+        except TurnOver:
+            pass
+        except GameOver:
+            self.over = True
 
     def winner(self) -> int:
         """The seat with the highest score among the players still in (first seat on ties)."""
@@ -386,8 +400,27 @@ class Kernel:
 
     @cython.cfunc
     def k_give_card(self, card: cython.int, p: cython.int) -> cython.int:
+        """Hand a card to p: from another holder, or out of its deck."""
+        d: cython.int = self.card_deck[card]
+        if self.card_holder[card] < 0 and self.in_deck(card):
+            rest = [c for c in self.deck_order(d) if c != card]
+            self.deck_head[d] = 0
+            self.deck_count[d] = len(rest)
+            for i, other in enumerate(rest):
+                self.queue[self.deck_first[d] + i] = other
         self.card_holder[card] = p
         return 0
+
+    def in_deck(self, card: int) -> bool:
+        return card in self.deck_order(self.card_deck[card])
+
+    def clear_ledger(self) -> None:
+        """Forget the payments so far: scenarios count only those their steps cause."""
+        self.ledger = []
+
+    def k_paid(self, payer: int, payee: int) -> int:
+        """The total paid from payer to payee so far (-1: the Bank), when the ledger is on."""
+        return sum(amount for _, a, b, amount in self.ledger if a == payer and b == payee)
 
     def stack_cards(self, d: int, cards) -> None:
         """Put these cards (in order) on top of deck d (scenarios force card draws)."""
@@ -451,7 +484,7 @@ class Kernel:
         self.land_count[s] += 1
         self.moves += 1
         if self.tracing:
-            self.trace_lines.append(f"  p{p} at {SPACE_IDS[s]}")
+            self.trace_lines.append(f"  p{p + 1} at {SPACE_IDS[s]}")
         return 0
 
     @cython.cfunc
@@ -489,7 +522,7 @@ class Kernel:
             self.alive[p] = 0
             self.n_alive -= 1
             if self.tracing:
-                self.trace_lines.append(f"  p{p} retires")
+                self.trace_lines.append(f"  p{p + 1} retires")
         return 0
 
     @cython.cfunc
@@ -547,7 +580,7 @@ class Kernel:
         if not ((low <= choice <= high) or (optional and choice == -1)):
             raise RuleError(f"decision {decision}: {choice} is not between {low} and {high}")
         if self.tracing:
-            self.trace_lines.append(f"  p{who} decides {DECISION_NAMES[decision]}={choice}")
+            self.trace_lines.append(f"  p{who + 1} decides {DECISION_NAMES[decision]}={choice}")
         return choice
 
     @cython.cfunc
@@ -581,7 +614,7 @@ class Kernel:
             else:
                 raise RuleError(f"decision {decision}: {choice} is not a legal option")
         if self.tracing:
-            self.trace_lines.append(f"  p{who} decides {DECISION_NAMES[decision]}={choice}")
+            self.trace_lines.append(f"  p{who + 1} decides {DECISION_NAMES[decision]}={choice}")
         return choice
 
     def external_choice(self, decision: int, who: int, options: list) -> int:
