@@ -13,6 +13,8 @@ from pathlib import Path
 
 from .compiler.build import BuildError, build_extension, write_source
 from .compiler.diagnostics import CompileError
+from .harness.coverage import coverage, format_table, render_html
+from .harness.scenarios import cases, load_edition, run_case
 from .harness.simulate import ENGINES, SimulationError, format_summary, progress_bar, simulate
 from .runtime.loader import BACKENDS, EditionNotFound, resolve_edition
 
@@ -70,6 +72,21 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--turn-limit", type=_positive, help="override the edition's turn cap")
     sim.add_argument("--policy", choices=("default", "random"), default="default",
                      help="the built-in policy every seat plays")
+    test = commands.add_parser("test", help="run an edition's scenarios on both backends")
+    test.add_argument("edition", help="an edition name under rulesets/ or a .rules file")
+    test.add_argument("--backend", choices=BACKENDS, help="only this backend")
+
+    cov = commands.add_parser("coverage",
+                              help="which rulebook sentences are implemented and tested")
+    cov.add_argument("edition", help="an edition name under rulesets/ or a .rules file")
+    cov.add_argument("--json", metavar="FILE", help="write the report as JSON")
+    cov.add_argument("--html", metavar="FILE", help="write the rulebook coloured by status")
+    cov.add_argument("--games", type=_positive,
+                     help="also simulate N games and list the rules that never fired")
+    cov.add_argument("--seed", type=_seed, default=0)
+    cov.add_argument("--players", type=_positive, help="for --games (default: the most)")
+    cov.add_argument("--fail-under", type=float, metavar="PCT",
+                     help="exit 1 when fewer sentences are tested or waived")
     return parser
 
 
@@ -141,7 +158,46 @@ def cmd_simulate(args) -> int:
     return 0
 
 
-COMMANDS = {"check": cmd_check, "compile": cmd_compile, "simulate": cmd_simulate}
+def _outcomes(edition: str, backends: tuple[str, ...]):
+    compilation = load_edition(edition)
+    return compilation, [run_case(compilation, case, backend)
+                         for backend in backends for case in cases(compilation)]
+
+
+def cmd_test(args) -> int:
+    backends = (args.backend,) if args.backend else ("interpreted", "compiled")
+    _, outcomes = _outcomes(args.edition, backends)
+    failed = [o for o in outcomes if not o.passed]
+    for outcome in failed:
+        print(f"FAILED {outcome.case.test_id} [{outcome.backend}]\n{outcome.message}\n")
+    print(f"{len(outcomes) - len(failed)} passed, {len(failed)} failed "
+          f"({len(outcomes) // max(1, len(backends))} scenarios x {len(backends)} backend(s))")
+    return 1 if failed else 0
+
+
+def cmd_coverage(args) -> int:
+    compilation, outcomes = _outcomes(args.edition, ("interpreted", "compiled"))
+    report = coverage(compilation, outcomes)
+    if args.games:
+        players = args.players or compilation.program.max_players
+        summary = simulate(args.edition, args.games, players, args.seed,
+                           progress=progress_bar)
+        report.never_fired = summary.to_json()["rules_never_fired"]
+        report.games = args.games
+    print(format_table(report))
+    if args.json:
+        Path(args.json).write_text(json.dumps(report.to_json(), indent=2) + "\n")
+    if args.html:
+        Path(args.html).write_text(render_html(report))
+    if args.fail_under is not None and report.percent_done() < args.fail_under:
+        print(f"boardrules: error: {report.percent_done():.1f}% of sentences tested or waived, "
+              f"under {args.fail_under}%", file=sys.stderr)
+        return 1
+    return 0
+
+
+COMMANDS = {"check": cmd_check, "compile": cmd_compile, "simulate": cmd_simulate,
+            "test": cmd_test, "coverage": cmd_coverage}
 
 if __name__ == "__main__":
     sys.exit(main())

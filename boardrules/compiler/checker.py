@@ -472,6 +472,8 @@ class Checker:
                    if any(isinstance(p, ast.Quote) for p in card.provenance)}
         quoted |= {n for n, st in s.sets.items()
                    if any(isinstance(p, ast.Quote) for p in st.provenance)}
+        quoted |= {f"game_{kind}" for kind, prop in s.game.items()
+                   if any(isinstance(p, ast.Quote) for p in prop.provenance)}
         return set(s.rules) | quoted
 
     def _scenario(self, index: int, sc: ast.Scenario, props: dict) -> ir.Scenario:
