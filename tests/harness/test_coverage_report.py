@@ -1,0 +1,91 @@
+"""The coverage report: statuses, the command's JSON, the HTML page, --fail-under."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+from boardrules.harness.sentences import rulebook_sentences
+
+ROOT = Path(__file__).resolve().parents[2]
+VARIANTS = ("Rules for a Short Game (60 to 90 minutes)", "Another Good Short Game")
+
+
+class _Sentences(HTMLParser):
+    """Collects (status, text) of every sentence span in the page."""
+
+    def __init__(self):
+        super().__init__()
+        self.found: list[tuple[str, str]] = []
+        self._status: str | None = None
+        self._text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "span" and "sentence" in (attrs.get("class") or ""):
+            self._status, self._text = attrs["data-status"], []
+
+    def handle_data(self, data):
+        if self._status is not None:
+            self._text.append(data)
+
+    def handle_endtag(self, tag):
+        if tag == "span" and self._status is not None:
+            self.found.append((self._status, "".join(self._text)))
+            self._status = None
+
+
+def run_coverage(tmp_path: Path, *extra: str) -> tuple[subprocess.CompletedProcess, dict, str]:
+    out_json, out_html = tmp_path / "c.json", tmp_path / "c.html"
+    result = subprocess.run(
+        [sys.executable, "-m", "boardrules.cli", "coverage", "disney_theme_park",
+         "--json", str(out_json), "--html", str(out_html), *extra],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    data = json.loads(out_json.read_text()) if out_json.exists() else {}
+    page = out_html.read_text() if out_html.exists() else ""
+    return result, data, page
+
+
+def test_disney_coverage_json_and_html(tmp_path):
+    result, data, page = run_coverage(tmp_path)
+    assert result.returncode == 0, result.stderr
+    totals = data["totals"]
+    for key in ("sentences", "tested", "untested", "partial", "waived", "uncovered"):
+        assert key in totals
+    assert totals["sentences"] == sum(totals[k] for k in
+                                      ("tested", "untested", "partial", "waived", "uncovered"))
+    for entry in data["sentences"]:
+        assert set(entry) >= {"section", "text", "status", "rules", "reason"}
+        if entry["status"] == "waived":
+            assert entry["reason"]
+    # the page shows every sentence of the rulebook, with the same status as the JSON
+    parser = _Sentences()
+    parser.feed(page)
+    text = (ROOT / "rulesets" / "disney_theme_park" / "rulebook.txt").read_text()
+    _, sentences = rulebook_sentences(text)
+    assert [t for _, t in parser.found] == [s.text for s in sentences]
+    assert [s for s, _ in parser.found] == [e["status"] for e in data["sentences"]]
+
+
+def test_the_variant_sections_stay_uncovered(tmp_path):
+    _, data, _ = run_coverage(tmp_path)
+    variants = [e for e in data["sentences"] if e["section"] in VARIANTS]
+    assert variants and all(e["status"] == "uncovered" for e in variants)
+
+
+def test_fail_under_exits_non_zero(tmp_path):
+    result, data, _ = run_coverage(tmp_path, "--fail-under", "100")
+    assert data["percent_tested_or_waived"] < 100
+    assert result.returncode == 1
+    assert "under 100" in result.stderr
+
+
+def test_runtime_rule_coverage_lists_rules_never_fired(tmp_path):
+    result, data, _ = run_coverage(tmp_path, "--games", "20", "--players", "4")
+    assert result.returncode == 0, result.stderr
+    assert data["runtime"]["games"] == 20
+    assert isinstance(data["runtime"]["rules_never_fired"], list)
+    assert "never fired in 20 simulated games" in result.stdout
