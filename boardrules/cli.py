@@ -72,6 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--turn-limit", type=_positive, help="override the edition's turn cap")
     sim.add_argument("--policy", choices=("default", "random"), default="default",
                      help="the built-in policy every seat plays")
+    sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                     help="choose one of the edition's options (variants); repeatable")
     test = commands.add_parser("test", help="run an edition's scenarios on both backends")
     test.add_argument("edition", help="an edition name under rulesets/ or a .rules file")
     test.add_argument("--backend", choices=BACKENDS, help="only this backend")
@@ -149,7 +151,7 @@ def cmd_simulate(args) -> int:
     policies = None if args.policy == "default" else [args.policy] * args.players
     summary = simulate(args.edition, args.games, args.players, args.seed, args.backend,
                        workers=args.workers, engine=args.engine, turn_cap=args.turn_limit,
-                       policies=policies, progress=progress_bar)
+                       policies=policies, options=args.option, progress=progress_bar)
     data = summary.to_json()
     print(format_summary(data))
     if args.json:

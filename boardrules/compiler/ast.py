@@ -39,7 +39,7 @@ Provenance = Quote | Assume
 class TypeRef(Node):
     name: str
     optional: bool = False
-    length: int = 0  # > 0 for a fixed-length list field such as rent: money[6]
+    length: int = 0  # > 0 for a fixed-length list field such as `levels: int[6]`
 
 
 # ---- expressions ------------------------------------------------------------
@@ -281,6 +281,17 @@ class CounterDecl(Decl):
     name: str
     type: TypeRef
     initial: Expr | None
+    provenance: tuple[Provenance, ...]
+
+
+@dataclass(frozen=True)
+class OptionDecl(Decl):
+    """A variant chosen when a game is created (`--option name=value`), fixed for the game."""
+
+    name: str
+    type: TypeRef
+    default: Expr
+    title: str
     provenance: tuple[Provenance, ...]
 
 

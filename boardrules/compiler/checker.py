@@ -135,7 +135,7 @@ class Checker:
         if not on_track:
             self.report.error(
                 edition.span if edition else Span("<edition>", 0, 0, 0, 0),
-                "the edition has no board", "add: board { space go \"GO\" ... }",
+                "the edition has no board", "add: board { space start \"Start\" corner ... }",
             )
         return ir.Program(
             edition="",
@@ -307,6 +307,13 @@ class Checker:
             counters.append(
                 ir.Counter(f"{owner or 'game'}_{name}", owner, size, (initial,), label, ctype)
             )
+        for name, option in s.options.items():
+            otype = resolve_type(option.type, s, self.report)
+            if otype.name not in ("int", "bool") and otype.name not in s.enums:
+                self.report.error(option.type.span, "an option is an int, a bool or an enum")
+            default = self.constant(option.default, otype)[0]
+            counters.append(ir.Counter(f"option_{name}", "", 1, (int(default),), name, otype,
+                                       option.title or name))
         return tuple(counters)
 
     def _decks(self) -> tuple[ir.Deck, ...]:
@@ -678,6 +685,10 @@ class Checker:
                 if lowered.type != ERROR:
                     self.report.error(target.span, "cannot assign to this")
                 return ir.Evaluate(st.span, value)
+            if lowered.array.startswith("option_"):
+                self.report.error(target.span, "an option is chosen when the game is created "
+                                  "and cannot change", "use a counter for a value that changes")
+                return ir.Evaluate(st.span, value)
         if st.op != "=":
             self._expect(lowered.type, INT, target.span)
             self._expect(value.type, INT, st.value.span)
@@ -751,7 +762,7 @@ class Checker:
                     return ir.Table(target.type, target.table, target.entity, index,
                                     target.stride, target.length)
                 if target.type != ERROR:
-                    self.report.error(e.span, "only list fields such as rent[k] can be indexed")
+                    self.report.error(e.span, "only list fields such as values[k] can be indexed")
                 return ir.Const(ERROR, 0)
             case ast.Call():
                 return self._call(e, scope, statement)
@@ -821,6 +832,9 @@ class Checker:
             return ir.Const(Type("group"), self.group_index[name])
         if name in self.card_index:
             return ir.Const(Type("card"), self.card_index[name])
+        if name in s.options:
+            otype = resolve_type(s.options[name].type, s, self.report)
+            return ir.State(otype, f"option_{name}", None, False)
         if ("", name) in s.counters:
             ctype = resolve_type(s.counters[("", name)].type, s, self.report)
             return ir.State(ctype, f"game_{name}", None, False)

@@ -69,7 +69,7 @@ class Builtin(Expr):
 
 @dataclass(frozen=True)
 class Table(Expr):
-    """A read-only per-entity field: `s.price`, `s.rent[k]` (stride > 1)."""
+    """A read-only per-entity field: `s.price`, `s.levels[k]` (stride > 1)."""
 
     tag: ClassVar[str] = "table"
     table: str
@@ -81,7 +81,7 @@ class Table(Expr):
 
 @dataclass(frozen=True)
 class State(Expr):
-    """A mutable counter: per entity (`p.jail_turns`, `p.cash`) or global (entity None)."""
+    """A mutable counter: per entity (`p.cash`, `s.owner`) or global (entity None)."""
 
     tag: ClassVar[str] = "state"
     array: str
@@ -297,6 +297,7 @@ class Counter:
     initial: tuple[int, ...]
     label: str  # the name in snapshots and scenario messages
     type: Type
+    option: str = ""  # for an option: its title; set when the game is created, then read-only
 
 
 @dataclass(frozen=True)

@@ -362,6 +362,10 @@ class _ToAst(Transformer):
         initial = next((x for x in c if isinstance(x, ast.Expr)), None)
         return ast.CounterDecl(self._span(meta), owner, name, type_ref, initial, self._prov(c))
 
+    def option_def(self, meta, c):
+        return ast.OptionDecl(self._span(meta), str(c[0]), c[1], c[2], self._str(c[3]),
+                              self._prov(c))
+
     def field_values(self, meta, c):
         return tuple(c)
 

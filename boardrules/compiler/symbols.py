@@ -37,6 +37,7 @@ class Symbols:
     enums: dict[str, ast.EnumDecl] = field(default_factory=dict)
     fields: dict[tuple[str, str], ast.FieldDecl] = field(default_factory=dict)
     counters: dict[tuple[str, str], ast.CounterDecl] = field(default_factory=dict)
+    options: dict[str, ast.OptionDecl] = field(default_factory=dict)
     groups: dict[str, ast.GroupDecl] = field(default_factory=dict)
     spaces: dict[str, ast.SpaceDecl] = field(default_factory=dict)
     dice: dict[str, ast.DieDecl] = field(default_factory=dict)
@@ -58,8 +59,8 @@ class Symbols:
 
     def global_names(self) -> set[str]:
         names: set[str] = set()
-        for table in (self.params, self.enums, self.groups, self.spaces, self.dice, self.decks,
-                      self.cards, self.grids, self.decisions, self.procs):
+        for table in (self.params, self.options, self.enums, self.groups, self.spaces, self.dice,
+                      self.decks, self.cards, self.grids, self.decisions, self.procs):
             names |= set(table)
         names |= {n for (owner, n) in self.counters if owner == ""}
         names |= set(self.enum_members)
@@ -140,6 +141,9 @@ class Collector:
                 if decl.owner == "" and not self._define(decl.name, "counter", decl.span, path):
                     return
                 self._owned(decl, s.counters, "counter")
+            case ast.OptionDecl():
+                if self._define(decl.name, "option", decl.span, path):
+                    s.options[decl.name] = decl
             case ast.GroupDecl():
                 if self._define(decl.name, "group", decl.span, path):
                     s.groups[decl.name] = decl

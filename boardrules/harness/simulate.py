@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 from ..runtime.loader import load_module
@@ -56,14 +57,38 @@ def game_seed(seed: int, index: int) -> int:
     return (seed * 1_000_003 + index) & 0xFFFFFFFFFFFFFFFF
 
 
+def parse_options(module: ModuleType, settings: list[str]) -> dict[str, int]:
+    """`name=value` settings as option values: true/false, a number, or an enum member."""
+    declared = {name: (type_name, title) for name, type_name, _, title in module.OPTIONS}
+    chosen: dict[str, int] = {}
+    for setting in settings:
+        name, _, text = setting.partition("=")
+        if name not in declared:
+            known = ", ".join(declared) or "none"
+            raise ValueError(f"{module.EDITION} has no option '{name}' (options: {known})")
+        type_name = declared[name][0]
+        text = text.strip().lower() or "true"
+        if type_name == "bool" and text in ("true", "yes", "on", "1", "false", "no", "off", "0"):
+            chosen[name] = int(text in ("true", "yes", "on", "1"))
+        elif type_name in module.ENUMS and text in module.ENUMS[type_name]:
+            chosen[name] = module.ENUMS[type_name].index(text)
+        elif type_name == "int" and text.lstrip("-").isdigit():
+            chosen[name] = int(text)
+        else:
+            raise ValueError(f"option '{name}' takes a {type_name}, not '{text}'")
+    return chosen
+
+
 def play_chunk(edition: str, backend: str, players: int, seed: int, first: int, count: int,
-               turn_cap: int | None, policies: list[str] | None) -> Tally:
+               turn_cap: int | None, policies: list[str] | None,
+               options: dict[str, int] | None = None) -> Tally:
     module = load_module(edition, backend)
     tally = Tally(wins=[0] * players, landings=[0] * len(module.SPACE_IDS),
                   fired=[0] * len(module.RULE_NAMES))
     for index in range(first, first + count):
         kwargs = {} if turn_cap is None else {"turn_cap": turn_cap}
-        game = module.Game(players, seed=game_seed(seed, index), policies=policies, **kwargs)
+        game = module.Game(players, seed=game_seed(seed, index), policies=policies,
+                           options=options, **kwargs)
         try:
             game.play()
         except Exception as exc:  # the rules failed: report which game, as plain data
@@ -95,6 +120,7 @@ class Summary:
     space_names: tuple[str, ...]
     track: tuple[int, ...]
     rule_names: tuple[str, ...]
+    options: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         t = self.tally
@@ -105,6 +131,7 @@ class Summary:
             "players": self.players,
             "seed": self.seed,
             "backend": self.backend,
+            "options": self.options,
             "capped_games": t.capped,
             "capped_fraction": t.capped / self.games,
             "mean_turns": statistics.fmean(t.turns),
@@ -125,16 +152,17 @@ class Summary:
 
 def simulate(edition: str, games: int, players: int, seed: int, backend: str = "compiled",
              workers: int | None = None, engine: str = "processes", turn_cap: int | None = None,
-             policies: list[str] | None = None,
+             policies: list[str] | None = None, options: list[str] | None = None,
              progress: Callable[[int, int], None] | None = None) -> Summary:
     module = load_module(edition, backend)  # compile once, before any worker starts
     if not module.MIN_PLAYERS <= players <= module.MAX_PLAYERS:
         raise ValueError(f"{module.EDITION} is for {module.MIN_PLAYERS} to "
                          f"{module.MAX_PLAYERS} players, not {players}")
+    chosen = parse_options(module, options or [])
     workers = max(1, min(workers or os.cpu_count() or 1, games))
     chunk = max(1, min(250, -(-games // (workers * 4))))
     jobs = [(edition, backend, players, seed, first, min(chunk, games - first), turn_cap,
-             policies) for first in range(0, games, chunk)]
+             policies, chosen) for first in range(0, games, chunk)]
     total = Tally(wins=[0] * players, landings=[0] * len(module.SPACE_IDS),
                   fired=[0] * len(module.RULE_NAMES))
     started = time.perf_counter()
@@ -147,7 +175,7 @@ def simulate(edition: str, games: int, players: int, seed: int, backend: str = "
     seconds = time.perf_counter() - started
     return Summary(module.EDITION if edition.endswith(".rules") else edition, games, players,
                    seed, backend, total, seconds, module.SPACE_IDS, module.SPACE_NAMES,
-                   module.TRACK, module.RULE_NAMES)
+                   module.TRACK, module.RULE_NAMES, chosen)
 
 
 def _run(jobs: list[tuple], workers: int, engine: str):
@@ -196,7 +224,7 @@ def format_summary(data: dict[str, Any], top: int = 10) -> str:
     lines = [
         f"edition            {data['edition']}",
         f"games              {data['games']} ({data['players']} players, seed {data['seed']}, "
-        f"{data['backend']})",
+        f"{data['backend']})" + "".join(f", {k}={v}" for k, v in data["options"].items()),
         f"mean turns         {data['mean_turns']:.1f}",
         f"median turns       {data['median_turns']:.1f}",
         f"capped games       {data['capped_games']} ({100 * data['capped_fraction']:.1f}%)",

@@ -19,17 +19,19 @@ class IllegalAction(ValueError):
 
 class GameState:
     def __init__(self, module: ModuleType, n_players: int, seed: int = 0,
-                 actions: list[int] | None = None, turn_cap: int | None = None):
+                 actions: list[int] | None = None, turn_cap: int | None = None,
+                 options: dict[str, int] | None = None):
         self.module = module
         self.n_players = n_players
         self.seed = seed
         self.turn_cap = module.TURN_LIMIT if turn_cap is None else turn_cap
         self.actions: list[int] = list(actions or [])
+        self.options = dict(options or {})
         self._replay()
 
     def _replay(self) -> None:
         game = self.module.Game(self.n_players, seed=self.seed, turn_cap=self.turn_cap,
-                                policies=["external"] * self.n_players)
+                                policies=["external"] * self.n_players, options=self.options)
         game.set_script(self.actions)
         try:
             game.play()
@@ -75,7 +77,8 @@ class GameState:
         return self.game.winner() if self.is_over else -1
 
     def clone(self) -> GameState:
-        return GameState(self.module, self.n_players, self.seed, self.actions, self.turn_cap)
+        return GameState(self.module, self.n_players, self.seed, self.actions, self.turn_cap,
+                         self.options)
 
     def snapshot(self) -> dict[str, Any]:
         """The visible state as JSON-ready data, in the edition's own names."""
