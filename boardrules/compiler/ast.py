@@ -40,6 +40,7 @@ class TypeRef(Node):
     name: str
     optional: bool = False
     length: int = 0  # > 0 for a fixed-length list field such as `levels: int[6]`
+    index_enum: str = ""  # a list indexed by an enum's members: `resources: int[resource]`
 
 
 # ---- expressions ------------------------------------------------------------
@@ -339,6 +340,7 @@ class CardDecl(Decl):
     values: tuple[FieldValue, ...]
     effect: tuple[Stmt, ...]
     provenance: tuple[Provenance, ...]
+    copies: int = 1  # identical cards; the name stands for the first, ids get _2, _3...
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,9 @@ at the end of the pass; unused procedures, decisions and params are warnings.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from . import ast, ir
 from .diagnostics import Reporter, Span, did_you_mean
@@ -37,6 +39,11 @@ KERNEL_FUNCTIONS: dict[str, tuple[tuple[Type, ...], Type]] = {
     "max": ((INT, INT), INT),
     "abs": ((INT,), INT),
 }
+# Kernel primitives that take a deck's name: shuffle it, take its top card to the
+# table (none when empty), count the cards left in it.
+DECK_FUNCTIONS: dict[str, Type] = {
+    "shuffle": VOID, "take_top": Type("card", True), "cards_left": INT,
+}
 # Built-in attributes of entities: (type, assignable).
 BUILTIN_ATTRS: dict[tuple[str, str], tuple[Type, bool]] = {
     ("player", "cash"): (INT, True),
@@ -63,6 +70,10 @@ class Scope:
     variables: dict[str, Type] = field(default_factory=dict)
     declared: dict[str, Type] = field(default_factory=dict)  # every local, for typed declarations
 
+    def __post_init__(self) -> None:
+        for name, vtype in self.variables.items():  # parameters keep their declared type
+            self.declared.setdefault(name, vtype)
+
     def child(self) -> Scope:
         return Scope(self.function, self.returns, dict(self.variables), self.declared)
 
@@ -84,7 +95,15 @@ class Checker:
         self.used: set[str] = set()
         self.space_index = {name: i for i, name in enumerate(symbols.spaces)}
         self.group_index = {name: i for i, name in enumerate(symbols.groups)}
-        self.card_index = {name: i for i, name in enumerate(symbols.cards)}
+        # every physical card: (id, declaration); copies get ids name_2, name_3...
+        self.card_slots: list[tuple[str, ast.CardDecl]] = [
+            (name if k == 0 else f"{name}_{k + 1}", card)
+            for name, (_, card) in symbols.cards.items() for k in range(max(1, card.copies))
+        ]
+        self.card_index: dict[str, int] = {}
+        for i, (_, card) in enumerate(self.card_slots):
+            self.card_index.setdefault(card.name, i)
+        self.n_cards = len(self.card_slots)
         self.rule_index = {name: i for i, name in enumerate(symbols.rules)}
         self.param_values: dict[str, tuple[int, Type]] = {}
         self._evaluating: set[str] = set()
@@ -150,8 +169,9 @@ class Checker:
             track_length=len(on_track),
             space_of_track=tuple(self.space_index[sp.name] for sp in on_track),
             group_ids=tuple(s.groups),
-            card_ids=tuple(s.cards),
-            card_texts=tuple(card.text for _, card in s.cards.values()),
+            card_ids=tuple(cid for cid, _ in self.card_slots),
+            card_texts=tuple(card.text for _, card in self.card_slots),
+            card_kinds=tuple(self.card_index[card.name] for _, card in self.card_slots),
             cell_count=self.cell_count,
             grid_width=self.grid_width,
             enums={name: e.members for name, e in s.enums.items()},
@@ -237,8 +257,7 @@ class Checker:
     # ---- data tables ---------------------------------------------------------------------
     def _tables(self) -> tuple[ir.TableData, ...]:
         s = self.s
-        owners = {"space": s.spaces, "group": s.groups,
-                  "card": {n: c for n, (_, c) in s.cards.items()}}
+        owners = {"space": s.spaces, "group": s.groups, "card": dict(self.card_slots)}
         tables: list[ir.TableData] = []
         for (owner, name), decl in s.fields.items():
             entities = owners.get(owner)
@@ -247,7 +266,7 @@ class Checker:
                                   "use a counter for values that change")
                 continue
             ftype = resolve_type(decl.type, s, self.report)
-            stride = max(1, decl.type.length)
+            stride = self._stride(decl.type)
             default = self.constant(decl.default, ftype)[0] if decl.default else (
                 -1 if ftype.is_entity or ftype.name in s.enums else 0)
             values = [default] * (len(entities) * stride)
@@ -256,13 +275,12 @@ class Checker:
                     if fv.name != name:
                         continue
                     items = fv.value.items if isinstance(fv.value, ast.ListLit) else (fv.value,)
-                    if decl.type.length and len(items) > decl.type.length:
+                    if stride > 1 and len(items) > stride:
                         self.report.error(
-                            fv.span, f"'{name}' takes at most {decl.type.length} values, "
-                            f"got {len(items)}"
+                            fv.span, f"'{name}' takes at most {stride} values, got {len(items)}"
                         )
                         continue
-                    if not decl.type.length and isinstance(fv.value, ast.ListLit):
+                    if stride == 1 and isinstance(fv.value, ast.ListLit):
                         self.report.error(fv.span, f"'{name}' takes one value, not a list")
                         continue
                     for k, item in enumerate(items):
@@ -270,7 +288,7 @@ class Checker:
             tables.append(ir.TableData(f"{owner}_{name}", owner, tuple(values), stride))
         for owner, entities in owners.items():
             known = {n for (o, n) in s.fields if o == owner}
-            for entity in entities.values():
+            for entity in set(entities.values()):
                 for fv in entity.values:
                     if fv.name not in known:
                         self.report.error(
@@ -295,7 +313,7 @@ class Checker:
 
     def _counters(self) -> tuple[ir.Counter, ...]:
         s = self.s
-        sizes = {"space": len(s.spaces), "group": len(s.groups), "card": len(s.cards),
+        sizes = {"space": len(s.spaces), "group": len(s.groups), "card": self.n_cards,
                  "cell": self.cell_count, "player": 0, "": 1}
         counters = []
         for (owner, name), decl in s.counters.items():
@@ -304,9 +322,8 @@ class Checker:
             initial = self.constant(decl.initial, ctype)[0] if decl.initial else default
             size = sizes[owner]
             label = f"{owner}.{name}" if owner else name
-            counters.append(
-                ir.Counter(f"{owner or 'game'}_{name}", owner, size, (initial,), label, ctype)
-            )
+            counters.append(ir.Counter(f"{owner or 'game'}_{name}", owner, size, (initial,),
+                                       label, ctype, stride=self._stride(decl.type)))
         for name, option in s.options.items():
             otype = resolve_type(option.type, s, self.report)
             if otype.name not in ("int", "bool") and otype.name not in s.enums:
@@ -315,6 +332,20 @@ class Checker:
             counters.append(ir.Counter(f"option_{name}", "", 1, (int(default),), name, otype,
                                        option.title or name))
         return tuple(counters)
+
+    def _stride(self, ref: ast.TypeRef) -> int:
+        """How many values a declared list holds per entity (1 for a plain value)."""
+        if ref.index_enum:
+            enum = self.s.enums.get(ref.index_enum)
+            if enum is None:
+                self.report.error(ref.span, f"unknown enum '{ref.index_enum}' as a list index",
+                                  did_you_mean(ref.index_enum, set(self.s.enums)))
+                return 1
+            return len(enum.members)
+        return max(1, ref.length)
+
+    def _index_type(self, ref: ast.TypeRef) -> Type:
+        return Type(ref.index_enum) if ref.index_enum else INT
 
     def _decks(self) -> tuple[ir.Deck, ...]:
         decks = []
@@ -325,23 +356,19 @@ class Checker:
                                   f"write: deck {name}(p: player) ...")
             effects = []
             for card in deck.cards:
-                if not card.effect:
-                    effects.append("")
-                    continue
-                fname = f"card_{card.name}"
-                scope = Scope(fname, VOID, dict(params))
-                body = self.block(card.effect, scope)
-                self.functions.append(ir.Function(
-                    fname, params, VOID, body, _locals(scope, params),
-                    f"card {card.name} at {card.span}",
-                ))
-                effects.append(fname)
-            indices = tuple(
-                self.card_index[c.name] for c in deck.cards if c.name in self.card_index
-            )
+                fname = f"card_{card.name}" if card.effect else ""
+                if card.effect:
+                    scope = Scope(fname, VOID, dict(params))
+                    body = self.block(card.effect, scope)
+                    self.functions.append(ir.Function(
+                        fname, params, VOID, body, _locals(scope, params),
+                        f"card {card.name} at {_where(card.span)}",
+                    ))
+                effects += [fname] * max(1, card.copies)
+            indices = tuple(i for i, (_, card) in enumerate(self.card_slots) if card in deck.cards)
             decks.append(ir.Deck(
                 name, deck.title, params, indices[0] if indices else 0, indices, tuple(effects),
-                tuple(c.keep for c in deck.cards),
+                tuple(c.keep for c in deck.cards for _ in range(max(1, c.copies))),
             ))
         return tuple(decks)
 
@@ -405,7 +432,7 @@ class Checker:
                               f"{returns}", "add a return at the end")
         self.functions.append(ir.Function(
             f"proc_{proc.name}", params, returns, body, _locals(scope, params),
-            f"proc {proc.name} at {proc.span}",
+            f"proc {proc.name} at {_where(proc.span)}",
         ))
 
     def _events(self) -> dict[str, ir.Event]:
@@ -432,7 +459,8 @@ class Checker:
                 body = self.block(handler.body, scope)
                 self.functions.append(ir.Function(
                     fname, params, VOID, body, _locals(scope, params),
-                    f"rule {rule_name} at {handler.span}", self.rule_index[rule_name], guard,
+                    f"rule {rule_name} at {_where(handler.span)}", self.rule_index[rule_name],
+                    guard,
                 ))
                 handlers[handler.event].append(ir.HandlerRef(fname, guard, rule_name))
         if not handlers.get("turn"):
@@ -685,6 +713,9 @@ class Checker:
                 if lowered.type != ERROR:
                     self.report.error(target.span, "cannot assign to this")
                 return ir.Evaluate(st.span, value)
+            if lowered.stride > 1 and lowered.element is None:
+                self.report.error(target.span, "assign one value of the list: x[k] = ...")
+                return ir.Evaluate(st.span, value)
             if lowered.array.startswith("option_"):
                 self.report.error(target.span, "an option is chosen when the game is created "
                                   "and cannot change", "use a counter for a value that changes")
@@ -709,15 +740,16 @@ class Checker:
                 return ir.Domain("range", zero, ir.Const(INT, self.cell_count)), Type("cell")
             case "cards":
                 if not d.name:
-                    return ir.Domain("range", zero, ir.Const(INT, len(self.s.cards))), Type("card")
+                    return ir.Domain("range", zero, ir.Const(INT, self.n_cards)), Type("card")
                 deck = self.s.decks.get(d.name)
                 if deck is None:
                     self.report.error(d.span, f"unknown deck '{d.name}'",
                                       did_you_mean(d.name, set(self.s.decks)))
                     return ir.Domain("range", zero, zero), Type("card")
                 first = self.card_index.get(deck.cards[0].name, 0) if deck.cards else 0
+                size = sum(max(1, c.copies) for c in deck.cards)
                 return ir.Domain("range", ir.Const(INT, first),
-                                 ir.Const(INT, first + len(deck.cards))), Type("card")
+                                 ir.Const(INT, first + size)), Type("card")
             case "enum":
                 enum = self.s.enums.get(d.name)
                 if enum is None:
@@ -753,16 +785,23 @@ class Checker:
             case ast.Name():
                 return self._name(e, scope)
             case ast.Attr():
-                return self._attr(e, scope)
+                lowered = self._attr(e, scope)
+                if isinstance(lowered, ir.Table | ir.State) and lowered.stride > 1:
+                    self.report.error(e.span, f"'{e.name}' is a list: take one value, "
+                                      f"{e.name}[k]")
+                return lowered
             case ast.Index():
-                target = self.expr(e.target, scope)
+                target = (self._attr(e.target, scope) if isinstance(e.target, ast.Attr)
+                          else self.expr(e.target, scope))
                 index = self.expr(e.index, scope)
-                self._expect(index.type, INT, e.index.span)
-                if isinstance(target, ir.Table) and target.stride > 1 and target.element is None:
-                    return ir.Table(target.type, target.table, target.entity, index,
-                                    target.stride, target.length)
+                if isinstance(target, ir.Table | ir.State) and target.stride > 1 and (
+                    target.element is None
+                ):
+                    index_type = Type(target.index_enum) if target.index_enum else INT
+                    self._expect(index.type, index_type, e.index.span)
+                    return dataclasses.replace(target, element=index)
                 if target.type != ERROR:
-                    self.report.error(e.span, "only list fields such as values[k] can be indexed")
+                    self.report.error(e.span, "only lists such as values[k] can be indexed")
                 return ir.Const(ERROR, 0)
             case ast.Call():
                 return self._call(e, scope, statement)
@@ -836,8 +875,10 @@ class Checker:
             otype = resolve_type(s.options[name].type, s, self.report)
             return ir.State(otype, f"option_{name}", None, False)
         if ("", name) in s.counters:
-            ctype = resolve_type(s.counters[("", name)].type, s, self.report)
-            return ir.State(ctype, f"game_{name}", None, False)
+            ref = s.counters[("", name)].type
+            ctype = resolve_type(ref, s, self.report)
+            return ir.State(ctype, f"game_{name}", None, False, stride=self._stride(ref),
+                            index_enum=ref.index_enum)
         enums = s.enum_members.get(name)
         if enums:
             if len(enums) > 1:
@@ -873,7 +914,7 @@ class Checker:
             self.report.error(e.span, f"a {ttype} has no attributes")
             return ir.Const(ERROR, 0)
         owner = ttype.name
-        counts = {"space": len(s.spaces), "group": len(s.groups), "card": len(s.cards),
+        counts = {"space": len(s.spaces), "group": len(s.groups), "card": self.n_cards,
                   "cell": self.cell_count, "player": 0}
         builtin = BUILTIN_ATTRS.get((owner, e.name))
         if builtin is not None:
@@ -888,11 +929,13 @@ class Checker:
         if (owner, e.name) in s.fields:
             decl = s.fields[(owner, e.name)]
             ftype = resolve_type(decl.type, s, self.report)
-            return ir.Table(ftype, f"{owner}_{e.name}", target, None, max(1, decl.type.length),
-                            counts[owner])
+            return ir.Table(ftype, f"{owner}_{e.name}", target, None, self._stride(decl.type),
+                            counts[owner], decl.type.index_enum)
         if (owner, e.name) in s.counters:
-            ctype = resolve_type(s.counters[(owner, e.name)].type, s, self.report)
-            return ir.State(ctype, f"{owner}_{e.name}", target, ttype.optional)
+            ref = s.counters[(owner, e.name)].type
+            ctype = resolve_type(ref, s, self.report)
+            return ir.State(ctype, f"{owner}_{e.name}", target, ttype.optional,
+                            stride=self._stride(ref), index_enum=ref.index_enum)
         known = {n for (o, n) in (*s.fields, *s.counters, *BUILTIN_ATTRS) if o == owner}
         self.report.error(e.span, f"a {owner} has no attribute '{e.name}'",
                           did_you_mean(e.name, known))
@@ -921,13 +964,14 @@ class Checker:
             index = list(s.dice).index(e.args[0].name)
             face_type = self.expr(die.faces[0], Scope("", VOID)).type if die.faces else INT
             return ir.KernelCall(face_type, "k_roll", (ir.Const(INT, index),))
-        if e.name == "shuffle":
+        if e.name in DECK_FUNCTIONS:
             if len(e.args) != 1 or not isinstance(e.args[0], ast.Name) or (
                 e.args[0].name not in s.decks
             ):
-                self.report.error(e.span, "shuffle takes the name of a deck")
+                self.report.error(e.span, f"{e.name} takes the name of a deck",
+                                  f"decks: {', '.join(s.decks) or 'none declared'}")
                 return ir.Const(ERROR, 0)
-            return ir.KernelCall(VOID, "k_shuffle",
+            return ir.KernelCall(DECK_FUNCTIONS[e.name], f"k_{e.name}",
                                  (ir.Const(INT, list(s.decks).index(e.args[0].name)),))
         if e.name == "some":
             if len(e.args) != 1:
@@ -980,8 +1024,7 @@ class Checker:
 
     def _aggregate(self, e: ast.Aggregate, scope: Scope) -> ir.Expr:
         domain, var_type = self.domain(e.domain, scope)
-        name = f"agg_{len(self.aggregates)}"
-        inner = Scope(name, VOID, dict(scope.variables))
+        inner = Scope("aggregate", VOID, dict(scope.variables))
         inner.variables[e.var] = var_type
         where = None
         if e.where is not None:
@@ -1002,6 +1045,7 @@ class Checker:
                   "all": BOOL}.get(e.kind, Type(var_type.name, True))
         free = sorted(_locals_used([where, value, domain.low, domain.high]) - {e.var})
         params = tuple((n, scope.variables[n]) for n in free if n in scope.variables)
+        name = f"agg_{len(self.aggregates)}"  # named after any aggregate nested inside it
         self.aggregates.append(
             ir.Aggregate(name, e.kind, params, e.var, domain, where, value, result)
         )
@@ -1010,6 +1054,12 @@ class Checker:
 
 
 # ---- helpers ---------------------------------------------------------------------------------
+
+
+def _where(span: Span) -> str:
+    """file:line without the folder, so generated code (and its cache key) do not depend on
+    where the rules files are."""
+    return f"{Path(span.path).name}:{span.line}"
 
 
 def _locals(scope: Scope, params) -> tuple[tuple[str, Type], ...]:
@@ -1081,8 +1131,6 @@ def _locals_used(nodes) -> set[str]:
 
 
 def rename_local(expr: ir.Expr, old: str, new: str) -> ir.Expr:
-    import dataclasses
-
     if isinstance(expr, ir.Local):
         return ir.Local(expr.type, new) if expr.name == old else expr
     changes = {}

@@ -33,7 +33,7 @@ class CodegenError(Exception):
 
 def ident(name: str, prefix: str) -> str:
     """A rules-file name as a Python identifier: checked, then prefixed."""
-    if not _IDENTIFIER.match(name):
+    if not _IDENTIFIER.fullmatch(name):
         raise CodegenError(f"not an identifier: {name!r}")
     return prefix + name
 
@@ -124,7 +124,7 @@ def generate(program: ir.Program, source_name: str) -> str:
             "cell": program.cell_count,
         },
         "counter_size": {
-            "player": CAPACITY["players"], "space": len(program.space_ids),
+            "": 1, "player": CAPACITY["players"], "space": len(program.space_ids),
             "group": len(program.group_ids), "card": len(program.card_ids),
             "cell": program.cell_count,
         },

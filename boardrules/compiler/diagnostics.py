@@ -17,6 +17,8 @@ class Span:
     end_column: int
 
     def __str__(self) -> str:
+        if self.line <= 0:  # the whole file (it could not be read, say)
+            return self.path
         return f"{self.path}:{self.line}:{self.column}"
 
 
@@ -31,26 +33,41 @@ class Diagnostic:
     hint: str = ""
 
     def render(self, sources: dict[str, str] | None = None) -> str:
-        """The message, the offending line and a caret under the column."""
+        """The message, the offending line and a caret under the span."""
         lines = [f"{self.span}: {self.severity}: {self.message}"]
         text = (sources or {}).get(self.span.path)
         if text is None and self.span.line > 0:
             try:
                 text = Path(self.span.path).read_text(encoding="utf-8")
-            except OSError:
+            except (OSError, UnicodeDecodeError):
                 text = None
         if text is not None and self.span.line > 0:
-            source_lines = text.splitlines()
+            source_lines = text.removeprefix("\ufeff").splitlines()
             if self.span.line <= len(source_lines):
                 line = source_lines[self.span.line - 1]
                 lines.append(f"    {line}")
-                width = 1
-                if self.span.end_line == self.span.line:
-                    width = max(1, self.span.end_column - self.span.column)
-                lines.append("    " + " " * (self.span.column - 1) + "^" * min(width, 60))
+                lines.append("    " + _caret(line, self.span))
         if self.hint:
             lines.append(f"  hint: {self.hint}")
         return "\n".join(lines)
+
+
+_MAX_CARETS = 60
+
+
+def _caret(line: str, span: Span) -> str:
+    """Carets under the span on `line`: to the end of the line when the span goes on.
+
+    Tabs before the column are copied, so the carets line up however wide a tab is shown.
+    """
+    start = max(1, span.column) - 1
+    if span.end_line == span.line:
+        width = span.end_column - span.column
+    else:
+        width = len(line.rstrip()) - start
+    indent = "".join(ch if ch == "\t" else " " for ch in line[:start])
+    indent += " " * (start - len(indent))
+    return indent + "^" * max(1, min(width, _MAX_CARETS))
 
 
 class CompileError(Exception):

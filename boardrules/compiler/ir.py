@@ -77,6 +77,7 @@ class Table(Expr):
     element: Expr | None
     stride: int
     length: int  # number of entities, for the bounds check of optional entities
+    index_enum: str = ""  # the enum indexing a list field ("" for positions 0, 1, ...)
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,9 @@ class State(Expr):
     array: str
     entity: Expr | None
     checked: bool  # the entity may be none: emit a bounds check
+    element: Expr | None = None  # for a list counter, which of its values
+    stride: int = 1
+    index_enum: str = ""
 
 
 @dataclass(frozen=True)
@@ -298,6 +302,7 @@ class Counter:
     label: str  # the name in snapshots and scenario messages
     type: Type
     option: str = ""  # for an option: its title; set when the game is created, then read-only
+    stride: int = 1  # values per entity (a list counter indexed by an enum)
 
 
 @dataclass(frozen=True)
@@ -361,6 +366,7 @@ class Program:
     group_ids: tuple[str, ...]
     card_ids: tuple[str, ...]
     card_texts: tuple[str, ...]
+    card_kinds: tuple[int, ...]  # the first copy of each card's declaration
     cell_count: int
     grid_width: int
     enums: dict[str, tuple[str, ...]]

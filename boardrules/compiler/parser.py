@@ -7,14 +7,21 @@ and what the parser expected there, never a Lark traceback.
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from importlib import resources
 
 from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import (
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    VisitError,
+)
 
 from . import ast
-from .diagnostics import CompileError, Diagnostic, Span
+from .diagnostics import CompileError, Diagnostic, Span, did_you_mean
 
 # Friendlier names for the terminals a parser may say it expected.
 _TERMINAL_NAMES = {
@@ -31,10 +38,10 @@ _TERMINAL_NAMES = {
     "COMMA": "','",
     "EQUAL": "'='",
     "DOT": "'.'",
-    "ASSIGN_OP": "'=' or '+='",
+    "ASSIGN_OP": "'='",
     "COMP_OP": "a comparison",
-    "ADD_OP": "'+' or '-'",
-    "MUL_OP": "'*', '/' or '%'",
+    "ADD_OP": "'+'",
+    "MUL_OP": "'*'",
     "MINUS": "'-'",
     "OPTIONAL": "'?'",
     "__ANON_0": "'->'",
@@ -47,83 +54,255 @@ def _parser() -> Lark:
     return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
 
 
+# Integers are C ints in the generated module.
+_INT_MAX = 2**31 - 1
+# `faces A to B` is expanded here, one literal per face; the kernel's (much smaller)
+# capacity is checked after type checking, this only keeps the expansion sane.
+_MAX_RANGE_FACES = 1000
+
+
 def parse(text: str, path: str) -> ast.Module:
     """Parse one rules file; raise CompileError on a syntax error."""
+    if text.startswith("\ufeff"):  # a byte-order mark, as some editors write
+        text = text[1:]
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as exc:
         raise CompileError([_syntax_diagnostic(exc, text, path)]) from None
-    except _StringError as exc:
-        raise CompileError([Diagnostic("error", exc.span, exc.message)]) from None
     try:
         decls = _ToAst(path, text).transform(tree)
-    except _StringError as exc:
-        raise CompileError([Diagnostic("error", exc.span, exc.message)]) from None
+    except VisitError as exc:  # Lark wraps what a transformer callback raises
+        if isinstance(exc.orig_exc, _SourceError):
+            raise CompileError([exc.orig_exc.diagnostic()]) from None
+        raise
+    except _SourceError as exc:
+        raise CompileError([exc.diagnostic()]) from None
     lines = text.count("\n") + 1
     return ast.Module(Span(path, 1, 1, lines, 1), path, tuple(decls.children))
 
 
+# Terminals that begin a top-level declaration, a statement, or an expression: a long
+# "expected" list made of these is summarised as "a declaration", "a statement"...
+_DECLARATION_STARTS = {
+    "EDITION", "IMPORT", "PARAM", "SET", "ENUM", "FIELD", "COUNTER", "OPTION", "GROUP",
+    "BOARD", "DIE", "DECK", "GRID", "EVENT", "DECISION", "PROC", "RULE", "USE", "WAIVE",
+    "ASSUMPTION", "GAME", "SCENARIO",
+}
+_STATEMENT_STARTS = {"LET", "IF", "WHILE", "FOR", "RETURN", "TRIGGER", "DRAW", "END"}
+_EXPRESSION_STARTS = {
+    "INT", "STRING", "TRUE", "FALSE", "NONE", "ASK", "LPAR", "LSQB", "MINUS", "NOT",
+    "COUNT", "SUM", "ANY", "ALL", "MAX_OF", "MIN_OF", "BEST",
+}
+_OPERATORS = {"ADD_OP", "MUL_OP", "COMP_OP", "AND", "OR", "DOT", "LSQB", "MINUS"}
+_MAX_LISTED = 6
+
+
 def _describe_expected(expected: set[str]) -> str:
-    names = sorted({_TERMINAL_NAMES.get(t, _keyword(t)) for t in expected})
-    if len(names) > 8:
-        names = names[:8] + ["..."]
-    return ", ".join(names)
+    """What the parser would have accepted, in words: `'{', a name or a number`."""
+    expected = set(expected)
+    groups = []
+    if len(expected & _DECLARATION_STARTS) >= 5:
+        expected -= _DECLARATION_STARTS
+        groups.append("a declaration ('rule', 'proc', 'param', ...)")
+    if len(expected & _STATEMENT_STARTS) >= 4:
+        expected -= _STATEMENT_STARTS | {"NAME"}
+        groups.append("a statement")
+    if len(expected & _EXPRESSION_STARTS) >= 5:
+        expected -= _EXPRESSION_STARTS | {"NAME", "IF"}
+        groups.append("an expression")
+    if len(expected & _OPERATORS) >= 3:
+        expected -= _OPERATORS
+        groups.append("an operator")
+    names = groups + sorted(
+        {_TERMINAL_NAMES.get(t, _keyword(t)) for t in expected},
+        key=lambda n: (not n[0].isalpha(), n),  # "a name", "a number" before '{' and 'rule'
+    )
+    if len(names) > _MAX_LISTED:
+        names = names[: _MAX_LISTED - 1] + ["..."]
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " or " + names[-1]
 
 
 def _keyword(terminal: str) -> str:
+    if terminal == "$END":
+        return "end of file"
     lark_terminal = {t.name: t for t in _parser().terminals}.get(terminal)
     if lark_terminal is not None and lark_terminal.pattern.type == "str":
         return f"'{lark_terminal.pattern.value}'"
     return terminal.lower()
 
 
+# Keywords that are fine in one place and a mistake at the top level of a file.
+_MISPLACED = {
+    "SPACE": "a space is declared inside board { ... }",
+    "CARD": "a card is declared inside a deck: deck NAME(p: player) \"Title\" { ... }",
+    "ON": "a handler is written inside a rule: rule NAME { on EVENT(...) { ... } }",
+    "QUOTE": "a quote goes right after the declaration it supports, or inside "
+             "rule NAME { ... } or use NAME { ... }",
+    "ASSUME": "an assume goes right after the declaration it supports, or inside "
+              "rule NAME { ... } or use NAME { ... }",
+}
+# Characters that are not part of the language, and what was probably meant.
+_CHARACTER_HINTS = {
+    "'": "strings use double quotes",
+    "\u201c": 'strings use straight double quotes: "..."',
+    "\u201d": 'strings use straight double quotes: "..."',
+    "\u2018": 'strings use straight double quotes: "..."',
+    "\u2019": 'strings use straight double quotes: "..."',
+    ";": "statements need no ';': put each on its own line",
+    "&": "write 'and'",
+    "|": "write 'or'",
+    "!": "write 'not' (or '!=' to compare)",
+}
+
+
 def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic:
     line = getattr(exc, "line", 0) or 0
     column = getattr(exc, "column", 0) or 0
-    if isinstance(exc, UnexpectedEOF) or line <= 0:
-        lines = text.splitlines() or [""]
-        line, column = len(lines), len(lines[-1]) + 1
-        return Diagnostic(
-            "error",
-            Span(path, line, column, line, column + 1),
-            "unexpected end of file",
-            f"expected {_describe_expected(set(exc.expected))}; is a '}}' missing?",
-        )
+    token = getattr(exc, "token", None)
+    if isinstance(exc, UnexpectedEOF) or line <= 0 or (
+        token is not None and token.type == "$END"
+    ):
+        return _end_of_file(exc, text, path)
     if isinstance(exc, UnexpectedCharacters):
-        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
-        hint = "strings use double quotes" if char == "'" else ""
-        return Diagnostic(
-            "error", Span(path, line, column, line, column + 1), f"unexpected character {char!r}",
-            hint,
-        )
+        return _bad_character(exc, text, path, line, column)
     assert isinstance(exc, UnexpectedToken)
-    token = exc.token
-    width = max(1, len(str(token)))
-    shown = "end of file" if token.type == "$END" else f"'{token}'"
+    expected = set(exc.accepts or exc.expected)
+    width = max(1, len(str(token))) if token.end_line in (None, token.line) else 1
     return Diagnostic(
         "error",
         Span(path, line, column, line, column + width),
-        f"unexpected {shown}",
-        f"expected {_describe_expected(set(exc.accepts or exc.expected))}",
+        f"unexpected '{token}'",
+        _token_hint(token, expected, text) or f"expected {_describe_expected(expected)}",
     )
 
 
-class _StringError(Exception):
-    def __init__(self, span: Span, message: str):
-        self.span, self.message = span, message
+def _token_hint(token: Token, expected: set[str], text: str) -> str:
+    """A targeted hint for a common mistake, or nothing."""
+    if token.type == "COMP_OP" and "AND" in expected and "COMP_OP" not in expected:
+        return "comparisons do not chain: write a < b and b < c"
+    if str(token) == "=" and "COMP_OP" in expected:
+        return "to compare, write '=='"
+    before = text[: token.start_pos] if token.start_pos is not None else ""
+    if re.search(r"\b(elif|elsif|elseif)\s*$", before):
+        return "write 'else if'"
+    previous = re.search(r"(?<![\w.])([A-Za-z_]\w*)\s*$", before)
+    if previous and token.type != "LPAR":  # `retrun x`: the misspelt keyword was a name
+        keywords = {_keyword(t).strip("'") for t in _STATEMENT_STARTS}
+        close = did_you_mean(previous.group(1), keywords - {previous.group(1)})
+        if close:
+            return f"'{previous.group(1)}' is not a keyword: {close}"
+    if token.type == "NAME":  # a misspelt keyword?
+        keywords = {_keyword(t).strip("'") for t in expected if t not in _TERMINAL_NAMES}
+        close = did_you_mean(str(token), {k for k in keywords if k.isidentifier()})
+        if close:
+            return close
+    if expected & _DECLARATION_STARTS:
+        if token.type in _MISPLACED:
+            return _MISPLACED[token.type]
+        if token.type in _STATEMENT_STARTS:
+            return "statements belong inside a proc, a rule's handler or a card's do { ... }"
+    return ""
+
+
+def _end_of_file(exc: UnexpectedInput, text: str, path: str) -> Diagnostic:
+    """The caret just after the last thing in the file, and which bracket is still open."""
+    lines = text.splitlines() or [""]
+    last = max((i for i, ln in enumerate(lines) if ln.strip()), default=len(lines) - 1)
+    line, column = last + 1, len(lines[last].rstrip()) + 1
+    expected = set(getattr(exc, "accepts", None) or exc.expected or ())
+    hint = f"expected {_describe_expected(expected)}" if expected else ""
+    opener = _unclosed_bracket(text)
+    if opener is not None:
+        close = {"{": "}", "(": ")", "[": "]"}[str(opener)]
+        hint = f"the '{opener}' on line {opener.line} is never closed: is a '{close}' missing?"
+    return Diagnostic(
+        "error", Span(path, line, column, line, column + 1), "unexpected end of file", hint
+    )
+
+
+def _unclosed_bracket(text: str) -> Token | None:
+    """The innermost bracket left open at the end of the text (strings and comments skipped)."""
+    stack: list[Token] = []
+    pairs = {"RBRACE": "LBRACE", "RPAR": "LPAR", "RSQB": "LSQB"}
+    try:
+        for token in _parser().lex(text):
+            if token.type in ("LBRACE", "LPAR", "LSQB"):
+                stack.append(token)
+            elif token.type in pairs and stack and stack[-1].type == pairs[token.type]:
+                stack.pop()
+    except UnexpectedInput:
+        return None
+    return stack[-1] if stack else None
+
+
+def _bad_character(
+    exc: UnexpectedCharacters, text: str, path: str, line: int, column: int
+) -> Diagnostic:
+    char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
+    if char == '"':  # STRING did not match: no closing quote on this line
+        rest = text[exc.pos_in_stream:].split("\n", 1)[0].rstrip()
+        return Diagnostic(
+            "error", Span(path, line, column, line, column + max(1, len(rest))),
+            "unterminated string", 'a string ends with a " on the same line',
+        )
+    hint = _CHARACTER_HINTS.get(char, "")
+    if not hint and char.isalpha():
+        hint = "names use only the letters A to Z and a to z, digits and '_'"
+    return Diagnostic(
+        "error", Span(path, line, column, line, column + 1), f"unexpected character {char!r}",
+        hint,
+    )
+
+
+class _SourceError(Exception):
+    """A mistake found while building the AST (a bad escape, a number out of range)."""
+
+    def __init__(self, span: Span, message: str, hint: str = ""):
+        super().__init__(message)
+        self.span, self.message, self.hint = span, message, hint
+
+    def diagnostic(self) -> Diagnostic:
+        return Diagnostic("error", self.span, self.message, self.hint)
 
 
 def _token_span(path: str, token: Token) -> Span:
     return Span(path, token.line, token.column, token.end_line, token.end_column)
 
 
+def _joined(first: Span, last: Span) -> Span:
+    """From the start of `first` to the end of `last` (`a + b` of `a + b + c`)."""
+    return Span(first.path, first.line, first.column, last.end_line, last.end_column)
+
+
+_ESCAPE = re.compile(r'\\(u[0-9a-fA-F]{4}|["\\/bfnrt])')
+
+
 def _unquote(token: Token, path: str) -> str:
     try:
-        return json.loads(str(token))
+        # strict=False: a raw tab (which the STRING terminal allows) is kept as it is.
+        return json.loads(str(token), strict=False)
     except json.JSONDecodeError:
-        raise _StringError(
-            _token_span(path, token), "bad escape in string (use \\\" and \\\\ only)"
-        ) from None
+        pass
+    body = str(token)[1:-1]
+    bad = next((m for m in re.finditer(r"\\.?", body) if not _ESCAPE.match(body, m.start())),
+               None)
+    shown = bad.group(0) if bad else "\\"
+    raise _SourceError(
+        _token_span(path, token), f"bad escape '{shown}' in string",
+        'write \\" for a double quote, \\\\ for a backslash, \\n for a new line',
+    )
+
+
+def _int(token: Token, path: str) -> int:
+    value = int(token)
+    if value > _INT_MAX:
+        raise _SourceError(
+            _token_span(path, token), f"number too large: {token}",
+            f"the largest number is {_INT_MAX}",
+        )
+    return value
 
 
 def _split(children: list, *kinds: type) -> list[list]:
@@ -161,7 +340,9 @@ class _ToAst(Transformer):
     def type_ref(self, meta, c):
         optional = any(isinstance(t, Token) and t.type == "OPTIONAL" for t in c)
         length = next((int(t) for t in c if isinstance(t, Token) and t.type == "INT"), 0)
-        return ast.TypeRef(self._span(meta), str(c[0]), optional, length)
+        index_enum = str(c[-1]) if len(c) > 1 and isinstance(c[-1], Token) and (
+            c[-1].type == "NAME") else ""
+        return ast.TypeRef(self._span(meta), str(c[0]), optional, length, index_enum)
 
     def params(self, meta, c):
         return tuple(c)
@@ -177,7 +358,7 @@ class _ToAst(Transformer):
 
     # ---- expressions ------------------------------------------------------
     def int_lit(self, meta, c):
-        return ast.IntLit(self._span(meta), int(c[0]))
+        return ast.IntLit(self._span(meta), _int(c[0], self.path))
 
     def str_lit(self, meta, c):
         return ast.StrLit(self._span(meta), self._str(c[0]))
@@ -209,7 +390,7 @@ class _ToAst(Transformer):
     def _chain(self, meta, c):
         expr = c[0]
         for op, right in zip(c[1::2], c[2::2], strict=True):
-            expr = ast.BinOp(self._span(meta), str(op), expr, right)
+            expr = ast.BinOp(_joined(expr.span, right.span), str(op), expr, right)
         return expr
 
     sum = product = comparison = _chain
@@ -223,7 +404,7 @@ class _ToAst(Transformer):
     def _logical(self, meta, c, op):
         expr = c[0]
         for right in c[1:]:
-            expr = ast.BinOp(self._span(meta), op, expr, right)
+            expr = ast.BinOp(_joined(expr.span, right.span), op, expr, right)
         return expr
 
     def not_op(self, meta, c):
@@ -395,9 +576,13 @@ class _ToAst(Transformer):
         )
 
     def die_range(self, meta, c):
-        return tuple(
-            ast.IntLit(self._span(meta), v) for v in range(int(c[0]), int(c[1]) + 1)
-        )
+        low, high = _int(c[0], self.path), _int(c[1], self.path)
+        if high < low:
+            raise _SourceError(self._span(meta), f"a die needs at least one face: {low} to {high} is empty",
+                               f"write: faces {high} to {low}")
+        if high - low >= _MAX_RANGE_FACES:
+            raise _SourceError(self._span(meta), f"too many faces for a die: {high - low + 1}")
+        return tuple(ast.IntLit(self._span(meta), v) for v in range(low, high + 1))
 
     def die_list(self, meta, c):
         return tuple(c)
@@ -407,11 +592,13 @@ class _ToAst(Transformer):
 
     def card_def(self, meta, c):
         keep = any(isinstance(t, Token) and t.type == "KEEP" for t in c)
+        copies = next((int(t) for t in c if isinstance(t, Token) and t.type == "INT"), 1)
         tuples = [x for x in c if isinstance(x, tuple)]
         values = next((t for t in tuples if t and isinstance(t[0], ast.FieldValue)), ())
         effect = next((t for t in tuples if t and isinstance(t[0], ast.Stmt)), ())
         return ast.CardDecl(
-            self._span(meta), str(c[0]), self._str(c[1]), keep, values, effect, self._prov(c)
+            self._span(meta), str(c[0]), self._str(c[1]), keep, values, effect, self._prov(c),
+            copies,
         )
 
     def deck_def(self, meta, c):
@@ -421,7 +608,8 @@ class _ToAst(Transformer):
         )
 
     def grid_def(self, meta, c):
-        return ast.GridDecl(self._span(meta), str(c[0]), int(c[1]), int(c[2]), self._prov(c))
+        width, height = _int(c[1], self.path), _int(c[2], self.path)
+        return ast.GridDecl(self._span(meta), str(c[0]), width, height, self._prov(c))
 
     def event_def(self, meta, c):
         return ast.EventDecl(self._span(meta), str(c[0]), c[1])

@@ -25,6 +25,7 @@ POLICY_NAMES = {"random": 1, "default": 2, "external": 3}
 DECISION_NAMES: tuple = ()
 SPACE_IDS: tuple = ()
 CARD_IDS: tuple = ()
+CARD_KINDS: tuple = ()
 DIE_NAMES: tuple = ()
 DECK_NAMES: tuple = ()
 
@@ -380,6 +381,18 @@ class Kernel:
         return card
 
     @cython.cfunc
+    def k_take_top(self, d: cython.int) -> cython.int:
+        """Take the top card of deck d onto the table (held by nobody); -1 when empty."""
+        card: cython.int = self.k_draw(d)
+        if card >= 0:
+            self.card_holder[card] = -1
+        return card
+
+    @cython.cfunc
+    def k_cards_left(self, d: cython.int) -> cython.int:
+        return self.deck_count[d]
+
+    @cython.cfunc
     def k_bottom(self, card: cython.int) -> cython.int:
         d: cython.int = self.card_deck[card]
         slot: cython.int = (self.deck_head[d] + self.deck_count[d]) % self.deck_size[d]
@@ -394,8 +407,9 @@ class Kernel:
 
     @cython.cfunc
     def k_return_card(self, card: cython.int) -> cython.int:
-        if self.card_holder[card] < 0:
-            raise RuleError(f"card {card} is not held by anybody")
+        """Put a held card (or one on the table) at the bottom of its deck."""
+        if self.card_holder[card] < 0 and self.in_deck(card):
+            raise RuleError(f"card {CARD_IDS[card]} is already in its deck")
         return self.k_bottom(card)
 
     @cython.cfunc
@@ -423,14 +437,18 @@ class Kernel:
         return sum(amount for _, a, b, amount in self.ledger if a == payer and b == payee)
 
     def stack_cards(self, d: int, cards) -> None:
-        """Put these cards (in order) on top of deck d (scenarios force card draws)."""
-        remaining = [self.queue[self.deck_first[d] + (self.deck_head[d] + i) % self.deck_size[d]]
-                     for i in range(self.deck_count[d])]
+        """Put cards like these (in order) on top of deck d (scenarios force card draws).
+
+        A card stands for any of its copies still in the deck."""
+        remaining = self.deck_order(d)
+        chosen = []
         for card in cards:
-            if card not in remaining:
-                raise RuleError(f"card {card} is not in deck {d}")
-            remaining.remove(card)
-        order = list(cards) + remaining
+            copy = next((c for c in remaining if CARD_KINDS[c] == CARD_KINDS[card]), -1)
+            if copy < 0:
+                raise RuleError(f"card {CARD_IDS[card]} is not in deck {DECK_NAMES[d]}")
+            remaining.remove(copy)
+            chosen.append(copy)
+        order = chosen + remaining
         self.deck_head[d] = 0
         for i, card in enumerate(order):
             self.queue[self.deck_first[d] + i] = card
@@ -672,6 +690,14 @@ class Kernel:
         other.rule_fired = list(self.rule_fired)
         other.chance = self.chance.copy()
         other.policy_rng = self.policy_rng.copy()
+        other.script_dice = list(self.script_dice)
+        other.dice_pos = self.dice_pos
+        other.dice_len = self.dice_len
+        other.script = list(self.script)
+        other.script_pos = self.script_pos
+        other.script_len = self.script_len
+        other.forced = {name: list(queue) for name, queue in self.forced.items()}
+        other.n_forced = self.n_forced
 
     def landings(self) -> list:
         return [self.land_count[s] for s in range(self.n_spaces)]

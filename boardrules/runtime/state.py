@@ -126,8 +126,10 @@ def snapshot(module: ModuleType, game, pending=None) -> dict[str, Any]:
     return state
 
 
-def _shown(module: ModuleType, type_name: str, value: int) -> Any:
+def _shown(module: ModuleType, type_name: str, value) -> Any:
     """A counter value in the edition's terms: a name for entities and enum members."""
+    if isinstance(value, list):  # a list counter, one value per enum member
+        return [_shown(module, type_name, v) for v in value]
     if type_name == "bool":
         return bool(value)
     if value < 0 and type_name in ("player", "space", "group", "card", "cell"):

@@ -1,0 +1,94 @@
+"""Helpers for the compiler tests: small editions written into a temporary folder.
+
+The layout mirrors rulesets/: <tmp>/ed/ed.rules (+ rulebook.txt) and <tmp>/lib/*.rules,
+so `import x` in the edition finds <tmp>/lib/x.rules.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from boardrules.compiler.checker import Checker, Scope
+from boardrules.compiler.diagnostics import CompileError, Reporter
+from boardrules.compiler.ir import VOID, Type
+from boardrules.compiler.modules import load_sources
+from boardrules.compiler.parser import parse
+from boardrules.compiler.pipeline import Compilation, compile_rules
+from boardrules.compiler.symbols import Collector
+
+RULEBOOK = """The Test Game.
+
+Each player starts with
+100 beans.   Whoever lands on
+a space pays its toll.
+"""
+
+# Just enough for a complete edition: a header, space kinds, a board and a turn.
+PRELUDE = """edition "T" {
+  rulebook "rulebook.txt"
+  currency "Beans"
+  players 2 to 4
+}
+enum kind { plain, special }
+board {
+  space s0 "S0" plain
+  space s1 "S1" special
+  space s2 "S2" plain
+}
+rule turn { on turn(p: player) { move(p, 1) } }
+"""
+
+
+class EditionFactory:
+    def __init__(self, root: Path):
+        self.root = root
+
+    def write(self, body: str, *, prelude: bool = True, rulebook: str | None = RULEBOOK,
+              libs: dict[str, str] | None = None, name: str = "ed") -> Path:
+        folder = self.root / name
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{name}.rules"
+        path.write_text((PRELUDE if prelude else "") + body, encoding="utf-8")
+        if rulebook is not None:
+            (folder / "rulebook.txt").write_text(rulebook, encoding="utf-8")
+        for lib, text in (libs or {}).items():
+            (self.root / "lib").mkdir(exist_ok=True)
+            (self.root / "lib" / f"{lib}.rules").write_text(text, encoding="utf-8")
+        return path
+
+    def compile(self, body: str, until: str = "check", **kwargs) -> Compilation:
+        return compile_rules(self.write(body, **kwargs), until=until)
+
+    def errors(self, body: str, until: str = "check", **kwargs) -> list[str]:
+        """The error messages compilation reports (fails the test if it succeeds)."""
+        with pytest.raises(CompileError) as info:
+            self.compile(body, until=until, **kwargs)
+        return [d.message for d in info.value.diagnostics]
+
+    def diagnostics(self, body: str, until: str = "check", **kwargs):
+        with pytest.raises(CompileError) as info:
+            self.compile(body, until=until, **kwargs)
+        return info.value.diagnostics
+
+    def collect(self, body: str, **kwargs):
+        """Symbols and the reporter after the collect pass (errors are not raised)."""
+        path = self.write(body, **kwargs)
+        reporter = Reporter()
+        symbols = Collector(load_sources(path), reporter).run()
+        return symbols, reporter
+
+    def lower(self, body: str, expr: str, variables: dict[str, Type] | None = None):
+        """Lower one expression with the checker against the edition's symbols."""
+        symbols, reporter = self.collect(body)
+        assert not reporter.errors, [d.message for d in reporter.errors]
+        checker = Checker(symbols, reporter)
+        node = parse(f"set probe = {expr}\n", "probe.rules").decls[0].value
+        lowered = checker.expr(node, Scope("probe", VOID, dict(variables or {})))
+        return lowered, reporter, checker
+
+
+@pytest.fixture
+def editions(tmp_path) -> EditionFactory:
+    return EditionFactory(tmp_path)

@@ -1,0 +1,246 @@
+"""Pass 6 (build.py): the content-keyed cache and its atomic publishing."""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import os
+import shutil
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from boardrules.compiler import build
+from boardrules.compiler.pipeline import compile_rules
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures"
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch) -> Path:
+    root = tmp_path / "cache"
+    monkeypatch.setenv("BOARDRULES_CACHE", str(root))
+    return root
+
+
+@pytest.fixture
+def tiny_copy(tmp_path) -> Path:
+    """A private copy of the tiny edition and its library, free to edit."""
+    shutil.copytree(FIXTURES / "tiny", tmp_path / "rules" / "tiny")
+    shutil.copytree(FIXTURES / "lib", tmp_path / "rules" / "lib")
+    return tmp_path / "rules" / "tiny" / "tiny.rules"
+
+
+def key_of(path: Path) -> str:
+    return build.content_key(compile_rules(path))
+
+
+def leftovers(root: Path) -> list[str]:
+    """Temporary build folders that were not cleaned up."""
+    return sorted(p.name for p in root.iterdir() if p.name.startswith("."))
+
+
+# ---- the content key ------------------------------------------------------------------------
+
+
+def test_key_is_stable(tiny_copy):
+    compilation = compile_rules(tiny_copy)
+    key = build.content_key(compilation)
+    assert len(key) == 16 and int(key, 16) >= 0
+    assert build.content_key(compilation) == key
+    assert key_of(tiny_copy) == key
+
+
+def test_key_changes_with_the_rules_text_even_a_comment(tiny_copy):
+    before = key_of(tiny_copy)
+    original = tiny_copy.read_text()
+    tiny_copy.write_text(original + "\n# a comment changes no generated code\n")
+    commented = key_of(tiny_copy)
+    assert commented != before
+    tiny_copy.write_text(original.replace("set start_cash = 100", "set start_cash = 101"))
+    changed = key_of(tiny_copy)
+    assert changed not in (before, commented)
+    tiny_copy.write_text(original)
+    assert key_of(tiny_copy) == before
+
+
+def test_key_changes_with_the_library_and_the_rulebook(tiny_copy):
+    before = key_of(tiny_copy)
+    library = tiny_copy.parent.parent / "lib" / "tinylib.rules"
+    library.write_text(library.read_text() + "\n# library comment\n")
+    with_library = key_of(tiny_copy)
+    assert with_library != before
+    rulebook = tiny_copy.parent / "rulebook.txt"
+    rulebook.write_text(rulebook.read_text() + "\nAn appendix.\n")
+    assert key_of(tiny_copy) not in (before, with_library)
+
+
+def test_key_does_not_depend_on_where_the_files_are(tiny_copy, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    shutil.copytree(tiny_copy.parent.parent, elsewhere)
+    assert key_of(elsewhere / "tiny" / "tiny.rules") == key_of(tiny_copy)
+
+
+def test_artifact_lives_in_the_configured_cache(cache, tiny_copy):
+    compilation = compile_rules(tiny_copy)
+    artifact = build.artifact_for(compilation)
+    key = build.content_key(compilation)
+    assert artifact.module_name == f"br_tiny_{key}"
+    assert artifact.directory == cache / artifact.module_name
+    assert artifact.source == artifact.directory / f"br_tiny_{key}.py"
+
+
+def test_cache_root_fallbacks(monkeypatch, tmp_path):
+    monkeypatch.delenv("BOARDRULES_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert build.cache_root() == tmp_path / "boardrules"
+    monkeypatch.setenv("BOARDRULES_CACHE", str(tmp_path / "mine"))
+    assert build.cache_root() == tmp_path / "mine"
+
+
+# ---- publishing ----------------------------------------------------------------------------
+
+
+def test_write_source_publishes_once(cache, tiny_copy):
+    compilation = compile_rules(tiny_copy)
+    artifact = build.write_source(compilation)
+    assert artifact.source.read_text() == compilation.code
+    inode = artifact.source.stat().st_ino
+    again = build.write_source(compilation)
+    assert again == artifact
+    assert artifact.source.stat().st_ino == inode  # not rewritten
+    assert [p.name for p in cache.iterdir()] == [artifact.module_name]
+    assert [p.name for p in artifact.directory.iterdir()] == [artifact.source.name]
+
+
+def test_losing_publisher_drops_its_copy(cache, tiny_copy, monkeypatch):
+    """Another process publishes while this one is still writing: its copy wins intact."""
+    compilation = compile_rules(tiny_copy)
+    artifact = build.artifact_for(compilation)
+    real_publish = build._publish
+
+    def winner(tmp: Path) -> None:
+        (tmp / artifact.source.name).write_text(compilation.code)
+        (tmp / "winner").write_text("")
+
+    def racing_publish(artifact_, make, replace_existing_dir=False):
+        def make_then_lose(tmp: Path) -> None:
+            make(tmp)
+            (tmp / "loser").write_text("")
+            real_publish(artifact_, winner)  # the other process finishes first
+
+        real_publish(artifact_, make_then_lose, replace_existing_dir)
+
+    monkeypatch.setattr(build, "_publish", racing_publish)
+    result = build.write_source(compilation)
+    assert result.directory == artifact.directory
+    assert sorted(p.name for p in artifact.directory.iterdir()) == sorted(
+        [artifact.source.name, "winner"])
+    assert artifact.source.read_text() == compilation.code
+    assert leftovers(cache) == []
+
+
+def test_concurrent_publishers(cache, tiny_copy):
+    compilation = compile_rules(tiny_copy)
+    barrier = threading.Barrier(8)
+
+    def publish(_):
+        barrier.wait()
+        return build.write_source(compilation)
+
+    with ThreadPoolExecutor(8) as pool:
+        artifacts = list(pool.map(publish, range(8)))
+    assert len(set(artifacts)) == 1
+    (artifact,) = set(artifacts)
+    assert artifact.source.read_text() == compilation.code
+    assert [p.name for p in cache.iterdir()] == [artifact.module_name]
+    assert [p.name for p in artifact.directory.iterdir()] == [artifact.source.name]
+
+
+def test_failed_build_publishes_nothing(cache, tiny_copy):
+    compilation = compile_rules(tiny_copy)
+    artifact = build.artifact_for(compilation)
+
+    def broken(tmp: Path) -> None:
+        (tmp / artifact.source.name).write_text("half a file")
+        raise build.BuildError("the C compiler failed")
+
+    with pytest.raises(build.BuildError):
+        build._publish(artifact, broken)
+    assert not artifact.directory.exists()
+    assert leftovers(cache) == []
+
+
+def test_failed_build_keeps_the_good_copy(cache, tiny_copy):
+    compilation = compile_rules(tiny_copy)
+    artifact = build.write_source(compilation)
+
+    def broken(tmp: Path) -> None:
+        (tmp / artifact.source.name).write_text("garbage")
+        (tmp / artifact.extension.name).write_text("garbage")
+        raise build.BuildError("boom")
+
+    with pytest.raises(build.BuildError):
+        build._publish(artifact, broken, replace_existing_dir=True)
+    assert artifact.source.read_text() == compilation.code
+    assert not artifact.extension.exists()
+    assert leftovers(cache) == []
+
+
+def test_compile_reports_a_missing_c_compiler(cache, tiny_copy, monkeypatch):
+    compilation = compile_rules(tiny_copy)
+    artifact = build.write_source(compilation)
+    monkeypatch.setenv("CC", "no-such-compiler-boardrules")
+    monkeypatch.setattr(build, "_run", lambda command, what: None)  # skip Cython itself
+    with pytest.raises(build.BuildError, match="no C compiler found"):
+        build.build_extension(compilation)
+    assert not artifact.extension.exists()
+    assert leftovers(cache) == []
+
+
+def import_file(name: str, path: Path, extension: bool):
+    loader_type = (importlib.machinery.ExtensionFileLoader if extension
+                   else importlib.machinery.SourceFileLoader)
+    loader = loader_type(name, str(path))
+    spec = importlib.util.spec_from_file_location(name, str(path), loader=loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+@pytest.mark.skipif(shutil.which(os.environ.get("CC", "gcc").split()[0]) is None,
+                    reason="no C compiler")
+def test_build_extension_of_the_tiny_edition(cache, tiny_copy, monkeypatch):
+    """The one real build: Cython + C into the cache, next to the published source."""
+    compilation = compile_rules(tiny_copy)
+    key = build.content_key(compilation)
+    # the key also hashes the templates on disk: pin it, should they be edited meanwhile
+    monkeypatch.setattr(build, "content_key", lambda c: key)
+    source_artifact = build.write_source(compilation)
+    inode = source_artifact.source.stat().st_ino
+    artifact = build.build_extension(compilation)
+    assert artifact == source_artifact
+    assert artifact.extension.is_file()
+    assert artifact.source.stat().st_ino == inode  # the published source stays
+    assert leftovers(cache) == []
+
+    def no_second_build(source, extension):
+        raise AssertionError("built again although the cache has the extension")
+
+    monkeypatch.setattr(build, "_compile", no_second_build)
+    assert build.build_extension(compilation) == artifact
+
+    compiled = import_file(artifact.module_name, artifact.extension, extension=True)
+    interpreted = import_file(artifact.module_name + "_py", artifact.source, extension=False)
+    games = [module.Game(3, seed=11, turn_cap=40, trace=True)
+             for module in (compiled, interpreted)]
+    for game in games:
+        game.play()
+    a, b = games
+    assert a.players_cash() == b.players_cash()
+    assert a.counter_values() == b.counter_values()
+    assert a.trace() == b.trace()
+    assert a.payments() == b.payments()

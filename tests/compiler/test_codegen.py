@@ -1,0 +1,239 @@
+"""Pass 5 (codegen.py): escaping helpers, and generated modules that are valid, inert Python."""
+
+from __future__ import annotations
+
+import ast as pyast
+import dataclasses
+import warnings
+from pathlib import Path
+
+import pytest
+
+from boardrules.compiler import ir
+from boardrules.compiler.codegen import (
+    CodegenError,
+    check_capacity,
+    comment,
+    const,
+    generate,
+    ident,
+    padded,
+    pystr,
+)
+from boardrules.compiler.pipeline import compile_rules
+
+ROOT = Path(__file__).resolve().parents[2]
+TINY = ROOT / "tests" / "fixtures" / "tiny" / "tiny.rules"
+DISNEY = ROOT / "rulesets" / "disney_theme_park" / "disney_theme_park.rules"
+
+NASTY = [
+    "plain",
+    "it's",
+    'say "GO"',
+    "'''",
+    '"""',
+    "back\\slash\\",
+    "\\",
+    "two\nlines",
+    "cr\rlf\r\n",
+    "tab\there",
+    "nul\x00byte",
+    "Résumé ® — “curly” ✓ 😀",
+    "line\u2028separator",
+    "form\x0cfeed",
+    "{{ jinja }} {% if %}",
+    "'); import os; os.system('echo pwned'); ('",
+    '"""); INJECTED = 1 #',
+    "\\'; INJECTED = 1 #",
+]
+
+
+@pytest.fixture(scope="module")
+def tiny_program() -> ir.Program:
+    return compile_rules(TINY, until="check").program
+
+
+def run_module(code: str) -> dict:
+    namespace: dict = {"__name__": "generated_under_test"}
+    exec(compile(code, "<generated>", "exec"), namespace)  # noqa: S102 - the point of the test
+    return namespace
+
+
+# ---- ident ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["x", "_x", "Go_2", "class", "self", "None", "A" * 200])
+def test_ident_prefixes_valid_names(name):
+    assert ident(name, "v_") == "v_" + name
+    assert ("v_" + name).isidentifier()
+
+
+@pytest.mark.parametrize(
+    "name", ["", "1a", "a b", "a-b", "a.b", "é", "a;b", "a(", "x\ty", "\nx", "a'b"])
+def test_ident_rejects_non_identifiers(name):
+    with pytest.raises(CodegenError):
+        ident(name, "v_")
+
+
+def test_ident_rejects_a_trailing_newline():
+    with pytest.raises(CodegenError):
+        ident("x\n", "v_")
+
+
+# ---- pystr, comment, const -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", NASTY)
+def test_pystr_is_an_ascii_literal_that_round_trips(value):
+    literal = pystr(value)
+    assert literal.isascii()
+    assert "\n" not in literal and "\r" not in literal
+    assert pyast.literal_eval(literal) == value
+    tree = pyast.parse(f"X = {literal}")
+    assert len(tree.body) == 1  # a single statement, nothing smuggled in
+
+
+@pytest.mark.parametrize("value", NASTY)
+def test_comment_is_one_printable_ascii_line(value):
+    text = comment(value)
+    assert text.isascii() and text.isprintable()
+    tree = pyast.parse(f"X = 1  # {text}\n")
+    assert len(tree.body) == 1
+
+
+def test_const():
+    assert [const(True), const(False), const(0), const(-3), const("a'b")] == [
+        "True", "False", "0", "-3", pystr("a'b")]
+
+
+def test_padded():
+    assert padded([1, 2], 4) == [1, 2, 0, 0]
+    assert padded([1, 2], 4, fill=-1) == [1, 2, -1, -1]
+    assert padded([], 0) == []
+    with pytest.raises(CodegenError):
+        padded([1, 2, 3], 2)
+
+
+# ---- generated modules ---------------------------------------------------------------------
+
+
+def test_generated_module_is_valid_python_and_deterministic(tiny_program):
+    code = generate(tiny_program, "tiny.rules")
+    assert code == generate(tiny_program, "tiny.rules")
+    tree = pyast.parse(code)
+    classes = {n.name: n for n in tree.body if isinstance(n, pyast.ClassDef)}
+    assert {"Rng", "Kernel", "Game"} <= set(classes)
+    methods = {n.name for n in classes["Game"].body if isinstance(n, pyast.FunctionDef)}
+    expected = {f.name for f in tiny_program.functions}
+    expected |= {f"decide_{d.name}" for d in tiny_program.decisions}
+    expected |= {f"draw_{d.name}" for d in tiny_program.decks}
+    expected |= {f"event_{e}" for e in tiny_program.events}
+    assert expected <= methods
+
+
+def test_disney_module_is_valid_python():
+    compilation = compile_rules(DISNEY)
+    tree = pyast.parse(compilation.code)
+    assert any(isinstance(n, pyast.ClassDef) and n.name == "Game" for n in tree.body)
+    compile(compilation.code, str(DISNEY), "exec")
+
+
+def test_constants_round_trip(tiny_program):
+    namespace = run_module(generate(tiny_program, "tiny.rules"))
+    assert namespace["EDITION"] == "Tiny"
+    assert namespace["CURRENCY"] == "Beans"
+    assert namespace["SPACE_IDS"] == tiny_program.space_ids
+    assert namespace["SPACE_NAMES"] == tiny_program.space_names
+    assert namespace["CARD_TEXTS"] == tiny_program.card_texts
+    assert namespace["DECISION_NAMES"] == tuple(d.name for d in tiny_program.decisions)
+    assert namespace["RULE_NAMES"] == tiny_program.rules
+    assert namespace["ENUMS"] == dict(tiny_program.enums)
+    assert namespace["TURN_LIMIT"] == 50
+
+
+def test_nasty_strings_cannot_inject_code(tiny_program):
+    n_spaces, n_cards = len(tiny_program.space_names), len(tiny_program.card_texts)
+    space_names = tuple(NASTY[i % len(NASTY)] for i in range(n_spaces))
+    card_texts = tuple(NASTY[-1 - i % len(NASTY)] for i in range(n_cards))
+    program = dataclasses.replace(
+        tiny_program,
+        currency=NASTY[-2],
+        space_names=space_names,
+        card_texts=card_texts,
+        enums={**tiny_program.enums, "kind": tuple(NASTY[:5])},
+    )
+    code = generate(program, "evil\n'\"\"\"name.rules")
+    namespace = run_module(code)
+    assert "INJECTED" not in namespace
+    assert namespace["CURRENCY"] == NASTY[-2]
+    assert namespace["SPACE_NAMES"] == space_names
+    assert namespace["CARD_TEXTS"] == card_texts
+    assert namespace["ENUMS"]["kind"] == tuple(NASTY[:5])
+    game = namespace["Game"](2, 1)
+    assert not hasattr(game, "INJECTED")
+
+
+TITLES = [
+    t
+    if t in ('"""', '"""); INJECTED = 1 #', "back\\slash\\", "\\") else t
+    for t in NASTY
+] + [
+    "C:\\New Game",  # \N{...} escape in the docstring
+    "bad \\x escape",
+]
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_edition_title_round_trips(tiny_program, title):
+    code = generate(dataclasses.replace(tiny_program, title=title), "t.rules")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an invalid escape sequence is a warning, for now
+        namespace = run_module(code)
+    assert namespace["EDITION"] == title
+
+
+def test_title_cannot_escape_the_class_docstring(tiny_program):
+    title = 'X"""; INJECTED = 1 #'
+    namespace = run_module(generate(dataclasses.replace(tiny_program, title=title), "t.rules"))
+    assert not hasattr(namespace["Game"], "INJECTED")
+
+
+def test_rules_strings_round_trip_through_the_pipeline(editions):
+    path = editions.write(
+        'deck luck(p: player) "Luck" {\n'
+        '  card a "Say \\"GO\\" \\\\ twice\\nthen café ®"\n'
+        "  card b \"It's 100%\"\n"
+        "}\n"
+        'group g "Grüne \\"Gruppe\\""\n'
+    )
+    compilation = compile_rules(path)
+    namespace = run_module(compilation.code)
+    assert namespace["CARD_TEXTS"] == ('Say "GO" \\ twice\nthen café ®', "It's 100%")
+    assert namespace["CARD_IDS"] == ("a", "b")
+    assert namespace["GROUP_NAMES"] == ("g",)
+
+
+def test_names_are_prefixed_in_generated_code(editions):
+    """Rules names that are Python keywords or kernel names become prefixed identifiers."""
+    path = editions.write(
+        "counter player.cash2: int = 0\ncounter pass: int = 0\n"
+        "proc self(lambda: int) -> int { let class = lambda\n return class }\n"
+        "rule r { on turn(p: player) { pass = self(2)\n p.cash2 = pass } }\n"
+    )
+    code = compile_rules(path).code
+    pyast.parse(code)
+    assert "def proc_self(self, v_lambda: cython.int)" in code
+    assert "v_class = v_lambda" in code
+    namespace = run_module(code)
+    game = namespace["Game"](2, 7)
+    game.rule_r_0(0)
+    assert game.g_game_pass == 2 and game.c_player_cash2[0] == 2
+
+
+def test_check_capacity(tiny_program):
+    assert check_capacity(tiny_program) == []
+    die = ir.Die("huge", 0, tuple(range(1, 34)))
+    problems = check_capacity(dataclasses.replace(tiny_program, dice=(die,),
+                                                  space_ids=("s",) * 257))
+    assert problems == ["257 spaces exceed the kernel's capacity of 256",
+                        "33 faces exceed the kernel's capacity of 32"]

@@ -1,0 +1,66 @@
+"""Pass 2 (modules.py): an edition and, depth first, the libraries it imports."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from boardrules.compiler.diagnostics import CompileError
+from boardrules.compiler.modules import library_dir, load_sources
+
+HEAD = 'edition "T" { rulebook "rulebook.txt" }\n'
+
+
+def test_libraries_come_first_in_dependency_order_each_once(editions):
+    path = editions.write(
+        HEAD + "import b\nimport a\n", prelude=False,
+        libs={"a": "import c\nparam in_a: int = 1\n", "b": "import c\nimport a\n",
+              "c": "param in_c: int = 1\n"},
+    )
+    sources = load_sources(path)
+    names = [Path(m.path).stem for m in sources.libraries]
+    assert names == ["c", "a", "b"]
+    assert sources.modules[-1] is sources.edition
+    assert set(map(lambda p: Path(p).name, sources.texts)) == {"ed.rules", "a.rules",
+                                                               "b.rules", "c.rules"}
+
+
+def test_library_dir_is_the_editions_sibling_lib(tmp_path):
+    assert library_dir(tmp_path / "ed" / "ed.rules") == (tmp_path / "lib").resolve()
+
+
+def test_missing_library_is_reported_at_the_import(editions):
+    path = editions.write(HEAD + "\nimport clasic\n", prelude=False,
+                          libs={"classic": "param x: int = 1\n"})
+    with pytest.raises(CompileError) as info:
+        load_sources(path)
+    (diag,) = info.value.diagnostics
+    assert diag.message == "no library named 'clasic'"
+    assert diag.hint == "did you mean 'classic'?"
+    assert (diag.span.line, diag.span.column) == (3, 1)
+
+
+def test_import_cycle(editions):
+    path = editions.write(HEAD + "import a\n", prelude=False,
+                          libs={"a": "import b\n", "b": "import a\n"})
+    with pytest.raises(CompileError) as info:
+        load_sources(path)
+    (diag,) = info.value.diagnostics
+    assert diag.message == "import cycle: 'a' imports itself"
+    assert diag.span.path.endswith("b.rules")
+
+
+def test_unreadable_edition(tmp_path):
+    with pytest.raises(CompileError) as info:
+        load_sources(tmp_path / "nope.rules")
+    assert "cannot read rules file" in info.value.diagnostics[0].message
+
+
+def test_syntax_error_in_a_library_names_the_library(editions):
+    path = editions.write(HEAD + "import a\n", prelude=False, libs={"a": "param x int\n"})
+    with pytest.raises(CompileError) as info:
+        load_sources(path)
+    (diag,) = info.value.diagnostics
+    assert diag.span.path.endswith("a.rules")
+    assert (diag.span.line, diag.span.column) == (1, 9)

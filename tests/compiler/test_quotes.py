@@ -1,0 +1,153 @@
+"""The quotes pass (quotes.py, rulebook.py): every quote occurs verbatim, white space folded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from boardrules.compiler.diagnostics import Reporter
+from boardrules.compiler.quotes import all_quotes, check_quotes, rulebook_path
+from boardrules.compiler.rulebook import Rulebook, fold, load_rulebook
+
+
+def book(text: str) -> Rulebook:
+    return Rulebook(Path("rulebook.txt"), text)
+
+
+# ---- folding and matching ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, folded",
+    [
+        ("a  b", "a b"),
+        ("  a\n\tb \r\n c  ", "a b c"),
+        ("one\n\ntwo", "one two"),
+        ("no\u00a0break", "no break"),
+        ("", ""),
+        ("   ", ""),
+    ],
+)
+def test_fold(text, folded):
+    assert fold(text) == folded
+
+
+def test_quote_spanning_a_line_break_matches():
+    rulebook = book("Each player is given\n1,500 dollars.  Then the\n\n   game starts.")
+    assert rulebook.contains("Each player is given 1,500 dollars.")
+    assert rulebook.contains("dollars. Then the game starts.")
+    assert rulebook.contains("  given   1,500\ndollars.  ")
+
+
+def test_quote_must_be_verbatim():
+    rulebook = book("Each player is given 1,500 dollars.")
+    assert not rulebook.contains("Each player is given 1500 dollars.")
+    assert not rulebook.contains("each player is given")  # case matters
+    assert not rulebook.contains("Eachplayer")  # white space is folded, not removed
+    assert not rulebook.contains("")
+    assert not rulebook.contains(" \n ")
+
+
+def test_closest_is_the_longest_agreeing_prefix():
+    rulebook = book("Each player is given\n1,500 dollars.")
+    assert rulebook.closest("Each player is given 2,000 dollars.") == "Each player is given "
+    assert rulebook.closest("Nothing like it") == ""
+    assert rulebook.closest("Each player is given 1,500 dollars.") == (
+        "Each player is given 1,500 dollars.")
+
+
+def test_load_rulebook_reads_utf8(tmp_path):
+    path = tmp_path / "rb.txt"
+    path.write_text("Wishes® and Résumé", encoding="utf-8")
+    assert load_rulebook(path).contains("Wishes® and Résumé")
+
+
+# ---- the pass -------------------------------------------------------------------------------
+
+
+def test_rulebook_path_is_next_to_the_edition(editions):
+    symbols, _ = editions.collect("")
+    path = editions.root / "ed" / "ed.rules"
+    assert rulebook_path(symbols, path) == (editions.root / "ed" / "rulebook.txt").resolve()
+
+
+def test_correct_quotes_pass_across_line_breaks(editions):
+    compilation = editions.compile(
+        "param start_cash: money = 100\n"
+        '  quote "Each player starts with 100 beans."\n'
+        "rule toll {\n"
+        '  quote "Whoever lands on a space pays its toll."\n'
+        "}\n",
+        until="quotes",
+    )
+    assert not compilation.reporter.errors
+    assert compilation.rulebook.contains("100 beans. Whoever")
+
+
+def test_misquote_fails_with_a_hint(editions):
+    diagnostics = editions.diagnostics(
+        'rule toll {\n  quote "Each player starts with 200 beans."\n}\n')
+    (diag,) = diagnostics
+    assert diag.message == "quote does not occur in the rulebook"
+    assert diag.hint == "the rulebook agrees up to: ...'Each player starts with '"
+    assert (diag.span.line, diag.span.column) == (14, 3)
+
+
+def test_quote_with_nothing_in_common(editions):
+    (diag,) = editions.diagnostics('use turn { quote "Zebras" }\n')
+    assert diag.hint == "no part of it occurs in the rulebook"
+
+
+def test_quotes_are_checked_wherever_they_are_attached(editions):
+    body = (
+        'param a: int = 1 quote "bad 1"\n'
+        'counter player.b: int = 0 quote "bad 2"\n'
+        'group g "G" quote "bad 3"\n'
+        'deck luck(p: player) "Luck" { card c "C" quote "bad 4" } quote "bad 5"\n'
+        'die six faces 1 to 6 quote "bad 6"\n'
+        'decision d(p: player) by p -> bool { } quote "bad 7"\n'
+        'use turn { quote "bad 8" }\n'
+        'game { turn_limit 10 quote "bad 9" }\n'
+        'rule r { quote "bad 10" }\n'
+        'enum e { x } quote "bad 11"\n'
+        'set a = 2 quote "bad 12"\n'
+    )
+    symbols, _ = editions.collect(body)
+    assert sorted(q.text for q in all_quotes(symbols)) == sorted(
+        f"bad {i}" for i in range(1, 13))
+    reporter = Reporter()
+    check_quotes(symbols, editions.root / "ed" / "ed.rules", reporter)
+    assert len(reporter.errors) == 12
+    assert {d.message for d in reporter.errors} == {"quote does not occur in the rulebook"}
+
+
+def test_waivers(editions):
+    symbols, _ = editions.collect(
+        'waive "The Test Game." because "a title"\n'
+        'waive "Not in the book" because "reason"\n'
+        'waive "Each player" because "  "\n'
+    )
+    reporter = Reporter()
+    check_quotes(symbols, editions.root / "ed" / "ed.rules", reporter)
+    assert [(d.span.line, d.message) for d in reporter.errors] == [
+        (14, "waived text does not occur in the rulebook"),
+        (15, "a waiver needs a reason"),
+    ]
+
+
+def test_missing_rulebook(editions):
+    symbols, _ = editions.collect("", rulebook=None)
+    reporter = Reporter()
+    assert check_quotes(symbols, editions.root / "ed" / "ed.rules", reporter) is None
+    (diag,) = reporter.errors
+    assert diag.message.startswith("rulebook not found: ")
+    assert diag.span.line == 1
+
+
+def test_quote_errors_do_not_hide_later_errors(editions):
+    """The quotes pass does not stop compilation: the checker's errors come too."""
+    messages = editions.errors(
+        'rule r { quote "Zebras" on turn(p: player) { move(p, true) } }\n')
+    assert "quote does not occur in the rulebook" in messages
+    assert "expected int, got bool" in messages
