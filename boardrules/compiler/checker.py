@@ -55,6 +55,7 @@ BUILTIN_ATTRS: dict[tuple[str, str], tuple[Type, bool]] = {
     ("space", "kind"): (Type("kind"), False),
     ("card", "holder"): (Type("player", True), False),
     ("card", "text"): (STR, False),
+    ("card", "deck"): (Type("deck"), False),
     ("group", "name"): (STR, False),
 }
 ARITHMETIC = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%"}
@@ -268,7 +269,7 @@ class Checker:
             ftype = resolve_type(decl.type, s, self.report)
             stride = self._stride(decl.type)
             default = self.constant(decl.default, ftype)[0] if decl.default else (
-                -1 if ftype.is_entity or ftype.name in s.enums else 0)
+                -1 if ftype.is_entity or ftype.name in s.enums or ftype.name == "deck" else 0)
             values = [default] * (len(entities) * stride)
             for i, entity in enumerate(entities.values()):
                 for fv in entity.values:
@@ -318,7 +319,7 @@ class Checker:
         counters = []
         for (owner, name), decl in s.counters.items():
             ctype = resolve_type(decl.type, s, self.report)
-            default = -1 if ctype.is_entity or ctype.name in s.enums else 0
+            default = -1 if ctype.is_entity or ctype.name in s.enums or ctype.name == "deck" else 0
             initial = self.constant(decl.initial, ctype)[0] if decl.initial else default
             size = sizes[owner]
             label = f"{owner}.{name}" if owner else name
@@ -886,10 +887,10 @@ class Checker:
                                   f"write {enums[0]}.{name}")
             enum = enums[0]
             return ir.Const(Type(enum), s.enums[enum].members.index(name))
-        if name in s.dice or name in s.decks:
-            self.report.error(e.span, f"'{name}' is a {'die' if name in s.dice else 'deck'}, "
-                              "not a value", f"write roll({name})" if name in s.dice else
-                              f"write draw {name}(...)")
+        if name in s.decks:
+            return ir.Const(Type("deck"), list(s.decks).index(name))
+        if name in s.dice:
+            self.report.error(e.span, f"'{name}' is a die, not a value", f"write roll({name})")
             return ir.Const(ERROR, 0)
         visible = s.global_names() | set(scope.variables)
         self.report.error(e.span, f"unknown name '{name}'", did_you_mean(name, visible))
@@ -965,14 +966,8 @@ class Checker:
             face_type = self.expr(die.faces[0], Scope("", VOID)).type if die.faces else INT
             return ir.KernelCall(face_type, "k_roll", (ir.Const(INT, index),))
         if e.name in DECK_FUNCTIONS:
-            if len(e.args) != 1 or not isinstance(e.args[0], ast.Name) or (
-                e.args[0].name not in s.decks
-            ):
-                self.report.error(e.span, f"{e.name} takes the name of a deck",
-                                  f"decks: {', '.join(s.decks) or 'none declared'}")
-                return ir.Const(ERROR, 0)
-            return ir.KernelCall(DECK_FUNCTIONS[e.name], f"k_{e.name}",
-                                 (ir.Const(INT, list(s.decks).index(e.args[0].name)),))
+            args = self._args(e.args, (Type("deck"),), e.span, e.name, scope)
+            return ir.KernelCall(DECK_FUNCTIONS[e.name], f"k_{e.name}", args)
         if e.name == "some":
             if len(e.args) != 1:
                 self.report.error(e.span, "some takes one value")

@@ -23,7 +23,7 @@ KERNEL_EVENTS: dict[str, tuple[tuple[str, Type], ...]] = {
 }
 
 BUILTIN_VALUES = {"current", "turn", "bank", "players_count"}
-SCALAR_TYPES = {"int": "int", "money": "int", "bool": "bool", "str": "str"}
+SCALAR_TYPES = {"int": "int", "money": "int", "bool": "bool", "str": "str", "deck": "deck"}
 OVERRIDABLE = (ast.RuleDecl, ast.ProcDecl, ast.DecisionDecl)
 
 

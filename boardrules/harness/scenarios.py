@@ -137,6 +137,8 @@ def show(module: ModuleType, type_name: str, value) -> str:
         return module.CARD_IDS[value]
     if type_name == "group":
         return module.GROUP_NAMES[value]
+    if type_name == "deck":
+        return "none" if value < 0 else module.DECK_NAMES[value]
     if type_name in module.ENUMS:
         return module.ENUMS[type_name][value]
     return str(value)

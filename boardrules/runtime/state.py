@@ -140,6 +140,8 @@ def _shown(module: ModuleType, type_name: str, value) -> Any:
         return module.CARD_IDS[value]
     if type_name == "group":
         return module.GROUP_NAMES[value]
+    if type_name == "deck":
+        return None if value < 0 else module.DECK_NAMES[value]
     if type_name in module.ENUMS:
         return module.ENUMS[type_name][value]
     return value
