@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -67,7 +68,8 @@ def content_key(compilation: Compilation) -> str:
 
 
 def artifact_for(compilation: Compilation) -> Artifact:
-    name = f"br_{compilation.edition}_{content_key(compilation)}"
+    stem = re.sub(r"[^A-Za-z0-9_]", "_", compilation.edition)
+    name = f"br_{stem}_{content_key(compilation)}"
     return Artifact(name, cache_root() / name)
 
 

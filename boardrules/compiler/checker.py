@@ -33,7 +33,7 @@ KERNEL_FUNCTIONS: dict[str, tuple[tuple[Type, ...], Type]] = {
     "distance": ((Type("space"), Type("space")), INT),
     "space_at": ((INT,), Type("space")),
     "adjacent": ((Type("cell"), Type("cell")), BOOL),
-    "cell_at": ((INT, INT), Type("cell")),
+    "cell_at": ((INT, INT), Type("cell", True)),
     "paid": ((Type("player", True), Type("player", True)), INT),
     "min": ((INT, INT), INT),
     "max": ((INT, INT), INT),
@@ -48,7 +48,7 @@ DECK_FUNCTIONS: dict[str, Type] = {
 BUILTIN_ATTRS: dict[tuple[str, str], tuple[Type, bool]] = {
     ("player", "cash"): (INT, True),
     ("player", "position"): (Type("space"), True),
-    ("player", "alive"): (BOOL, True),
+    ("player", "alive"): (BOOL, False),
     ("player", "seat"): (INT, False),
     ("space", "track"): (INT, False),
     ("space", "name"): (STR, False),
@@ -121,10 +121,12 @@ class Checker:
             self.param_value(name)
         tables = self._tables()
         counters = self._counters()
-        dice = tuple(
-            ir.Die(name, i, tuple(self.constant(f)[0] for f in d.faces))
-            for i, (name, d) in enumerate(s.dice.items())
-        )
+        dice = tuple(self._die(i, name, d) for i, (name, d) in enumerate(s.dice.items()))
+        for owner, name in (*s.fields, *s.counters):
+            if (owner, name) in BUILTIN_ATTRS:
+                decl = s.fields.get((owner, name)) or s.counters[(owner, name)]
+                self.report.error(decl.span, f"'{owner}.{name}' is a built-in attribute",
+                                  "choose another name")
         decks = self._decks()
         decisions = tuple(self._decision(i, d) for i, d in enumerate(s.decisions.values()))
         for proc in s.procs.values():
@@ -170,6 +172,7 @@ class Checker:
             track_length=len(on_track),
             space_of_track=tuple(self.space_index[sp.name] for sp in on_track),
             group_ids=tuple(s.groups),
+            group_titles=tuple(g.title for g in s.groups.values()),
             card_ids=tuple(cid for cid, _ in self.card_slots),
             card_texts=tuple(card.text for _, card in self.card_slots),
             card_kinds=tuple(self.card_index[card.name] for _, card in self.card_slots),
@@ -334,6 +337,19 @@ class Checker:
                                        option.title or name))
         return tuple(counters)
 
+    def _single(self, ref: ast.TypeRef) -> None:
+        """Lists are for fields and counters; a parameter or local holds one value."""
+        if ref.length or ref.index_enum:
+            self.report.error(ref.span, "a parameter or local holds one value, not a list",
+                              "declare a list field or counter instead")
+
+    def _die(self, index: int, name: str, die: ast.DieDecl) -> ir.Die:
+        faces = [self.constant(f) for f in die.faces]
+        if len({t for _, t in faces}) > 1:
+            self.report.error(die.span, f"die '{name}' mixes faces of different types",
+                              "use numbers, or members of one enum")
+        return ir.Die(name, index, tuple(v for v, _ in faces))
+
     def _stride(self, ref: ast.TypeRef) -> int:
         """How many values a declared list holds per entity (1 for a plain value)."""
         if ref.index_enum:
@@ -357,7 +373,7 @@ class Checker:
                                   f"write: deck {name}(p: player) ...")
             effects = []
             for card in deck.cards:
-                fname = f"card_{card.name}" if card.effect else ""
+                fname = f"effect_{card.name}" if card.effect else ""
                 if card.effect:
                     scope = Scope(fname, VOID, dict(params))
                     body = self.block(card.effect, scope)
@@ -377,6 +393,7 @@ class Checker:
         seen: set[str] = set()
         out = []
         for p in params:
+            self._single(p.type)
             if p.name in seen:
                 self.report.error(p.span, f"parameter '{p.name}' is listed twice")
             seen.add(p.name)
@@ -556,6 +573,15 @@ class Checker:
                 self.used.add(f"decision:{st.name}")
                 steps.append(ir.ScenarioStep("answer", line, target=st.name, values=tuple(
                     int(self.constant(e)[0]) for e in st.exprs)))
+            elif st.kind == "option":
+                option = self.s.options.get(st.name)
+                if option is None:
+                    self.report.error(st.span, f"unknown option '{st.name}'",
+                                      did_you_mean(st.name, set(self.s.options)))
+                    continue
+                otype = resolve_type(option.type, self.s, self.report)
+                steps.append(ir.ScenarioStep("option", line, target=st.name, values=(
+                    int(self.constant(st.exprs[0], otype)[0]),)))
             elif st.kind == "play":
                 value = self.expr(st.exprs[0], scope)
                 self._expect(value.type, Type("player"), st.exprs[0].span)
@@ -596,17 +622,15 @@ class Checker:
                                left_text=texts[0], right_text=texts[1])
 
     def _warn_unused(self) -> None:
-        for name, proc in self.s.procs.items():
-            if f"proc:{name}" not in self.used:
-                self.report.warning(proc.span, f"procedure '{name}' is never called")
-        for name, decision in self.s.decisions.items():
-            if f"decision:{name}" not in self.used:
-                self.report.warning(decision.span, f"decision '{name}' is never asked")
-        for name, param in self.s.params.items():
-            if f"param:{name}" not in self.used and param.span.path == (
-                self.s.edition.span.path if self.s.edition else ""
-            ):
-                self.report.warning(param.span, f"param '{name}' is never used")
+        """Warn of the edition's own unused definitions (a library's may serve other editions)."""
+        edition_path = self.s.edition.span.path if self.s.edition else ""
+        for kind, table in (("proc", self.s.procs), ("decision", self.s.decisions),
+                            ("param", self.s.params)):
+            for name, decl in table.items():
+                if f"{kind}:{name}" not in self.used and decl.span.path == edition_path:
+                    what = {"proc": "procedure", "decision": "decision", "param": "param"}[kind]
+                    verb = {"proc": "called", "decision": "asked", "param": "used"}[kind]
+                    self.report.warning(decl.span, f"{what} '{name}' is never {verb}")
 
     # ---- statements ----------------------------------------------------------------------
     def block(self, stmts: tuple[ast.Stmt, ...], scope: Scope) -> tuple[ir.Stmt, ...]:
@@ -615,6 +639,8 @@ class Checker:
     def stmt(self, st: ast.Stmt, scope: Scope) -> ir.Stmt | None:
         match st:
             case ast.Let():
+                if st.type is not None:
+                    self._single(st.type)
                 value = self.expr(st.value, scope)
                 vtype = resolve_type(st.type, self.s, self.report) if st.type else value.type
                 if vtype.name == "none":
@@ -881,6 +907,9 @@ class Checker:
             return ir.State(ctype, f"game_{name}", None, False, stride=self._stride(ref),
                             index_enum=ref.index_enum)
         enums = s.enum_members.get(name)
+        if enums and len(enums) > 1:  # prefer the enum declared in the same file
+            local = [n for n in enums if s.enums[n].span.path == e.span.path]
+            enums = local if len(local) == 1 else enums
         if enums:
             if len(enums) > 1:
                 self.report.error(e.span, f"'{name}' is a member of several enums",

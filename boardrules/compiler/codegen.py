@@ -24,7 +24,7 @@ _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 KERNEL_ARRAYS = {"player_cash": "cash", "player_position": "position", "player_alive": "alive",
                  "card_holder": "card_holder"}
 CAPACITY = {"players": 16, "spaces": 256, "cards": 512, "decks": 32, "dice": 8, "faces": 32,
-            "rules": 512, "options": 512}
+            "rules": 512, "cells": 512}
 
 
 class CodegenError(Exception):
@@ -89,7 +89,7 @@ def check_capacity(program: ir.Program) -> list[str]:
         "players": program.max_players, "spaces": len(program.space_ids),
         "cards": len(program.card_ids), "decks": len(program.decks), "dice": len(program.dice),
         "faces": max((len(d.faces) for d in program.dice), default=0),
-        "rules": len(program.rules),
+        "rules": len(program.rules), "cells": program.cell_count,
     }
     for what, size in sizes.items():
         if size > CAPACITY[what]:

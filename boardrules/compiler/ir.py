@@ -364,6 +364,7 @@ class Program:
     track_length: int
     space_of_track: tuple[int, ...]  # the on-track space at each track position
     group_ids: tuple[str, ...]
+    group_titles: tuple[str, ...]
     card_ids: tuple[str, ...]
     card_texts: tuple[str, ...]
     card_kinds: tuple[int, ...]  # the first copy of each card's declaration

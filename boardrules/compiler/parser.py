@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 from importlib import resources
 
-from lark import Lark, Token, Transformer, Tree, v_args
+from lark import Lark, Token, Tree, v_args
 from lark.exceptions import (
     UnexpectedCharacters,
     UnexpectedEOF,
@@ -19,6 +19,7 @@ from lark.exceptions import (
     UnexpectedToken,
     VisitError,
 )
+from lark.visitors import Transformer_NonRecursive
 
 from . import ast
 from .diagnostics import CompileError, Diagnostic, Span, did_you_mean
@@ -59,6 +60,10 @@ _INT_MAX = 2**31 - 1
 # `faces A to B` is expanded here, one literal per face; the kernel's (much smaller)
 # capacity is checked after type checking, this only keeps the expansion sane.
 _MAX_RANGE_FACES = 1000
+# Likewise `copies N` of a card is expanded into N cards by the checker.
+_MAX_COPIES = 1000
+# ...and a list field `int[N]` into N values for each space, group or card.
+_MAX_LIST_LENGTH = 1000
 
 
 def parse(text: str, path: str) -> ast.Module:
@@ -77,6 +82,11 @@ def parse(text: str, path: str) -> ast.Module:
         raise
     except _SourceError as exc:
         raise CompileError([exc.diagnostic()]) from None
+    except RecursionError:
+        raise CompileError([Diagnostic(
+            "error", Span(path, 0, 0, 0, 0), "the file is nested too deeply to compile",
+            "move the innermost part into a procedure",
+        )]) from None
     lines = text.count("\n") + 1
     return ast.Module(Span(path, 1, 1, lines, 1), path, tuple(decls.children))
 
@@ -243,9 +253,12 @@ def _bad_character(
     char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
     if char == '"':  # STRING did not match: no closing quote on this line
         rest = text[exc.pos_in_stream:].split("\n", 1)[0].rstrip()
+        hint = 'a string ends with a " on the same line'
+        if '\\"' in rest:
+            hint += ' (\\" is a double quote inside the string; write \\\\ for a backslash)'
         return Diagnostic(
             "error", Span(path, line, column, line, column + max(1, len(rest))),
-            "unterminated string", 'a string ends with a " on the same line',
+            "unterminated string", hint,
         )
     hint = _CHARACTER_HINTS.get(char, "")
     if not hint and char.isalpha():
@@ -289,10 +302,9 @@ def _unquote(token: Token, path: str) -> str:
     bad = next((m for m in re.finditer(r"\\.?", body) if not _ESCAPE.match(body, m.start())),
                None)
     shown = bad.group(0) if bad else "\\"
-    raise _SourceError(
-        _token_span(path, token), f"bad escape '{shown}' in string",
-        'write \\" for a double quote, \\\\ for a backslash, \\n for a new line',
-    )
+    hint = ("a ' needs no backslash inside a string" if shown == "\\'" else
+            'write \\" for a double quote, \\\\ for a backslash, \\n for a new line')
+    raise _SourceError(_token_span(path, token), f"bad escape {shown} in string", hint)
 
 
 def _int(token: Token, path: str) -> int:
@@ -311,7 +323,7 @@ def _split(children: list, *kinds: type) -> list[list]:
 
 
 @v_args(meta=True)
-class _ToAst(Transformer):
+class _ToAst(Transformer_NonRecursive):
     """Lark tree -> frozen AST nodes, spans taken from each rule's meta."""
 
     def __init__(self, path: str, text: str = ""):
@@ -339,7 +351,14 @@ class _ToAst(Transformer):
 
     def type_ref(self, meta, c):
         optional = any(isinstance(t, Token) and t.type == "OPTIONAL" for t in c)
-        length = next((int(t) for t in c if isinstance(t, Token) and t.type == "INT"), 0)
+        size = next((t for t in c if isinstance(t, Token) and t.type == "INT"), None)
+        length = 0 if size is None else _int(size, self.path)
+        if size is not None and not 1 <= length <= _MAX_LIST_LENGTH:
+            raise _SourceError(
+                _token_span(self.path, size),
+                "a list needs at least one value" if length < 1 else f"list too long: {length}",
+                f"at most {_MAX_LIST_LENGTH} values" if length else "",
+            )
         index_enum = str(c[-1]) if len(c) > 1 and isinstance(c[-1], Token) and (
             c[-1].type == "NAME") else ""
         return ast.TypeRef(self._span(meta), str(c[0]), optional, length, index_enum)
@@ -578,8 +597,10 @@ class _ToAst(Transformer):
     def die_range(self, meta, c):
         low, high = _int(c[0], self.path), _int(c[1], self.path)
         if high < low:
-            raise _SourceError(self._span(meta), f"a die needs at least one face: {low} to {high} is empty",
-                               f"write: faces {high} to {low}")
+            raise _SourceError(
+                self._span(meta), f"a die needs at least one face: {low} to {high} is empty",
+                f"write: faces {high} to {low}",
+            )
         if high - low >= _MAX_RANGE_FACES:
             raise _SourceError(self._span(meta), f"too many faces for a die: {high - low + 1}")
         return tuple(ast.IntLit(self._span(meta), v) for v in range(low, high + 1))
@@ -592,7 +613,14 @@ class _ToAst(Transformer):
 
     def card_def(self, meta, c):
         keep = any(isinstance(t, Token) and t.type == "KEEP" for t in c)
-        copies = next((int(t) for t in c if isinstance(t, Token) and t.type == "INT"), 1)
+        count = next((t for t in c if isinstance(t, Token) and t.type == "INT"), None)
+        copies = 1 if count is None else _int(count, self.path)
+        if count is not None and not 1 <= copies <= _MAX_COPIES:
+            raise _SourceError(
+                _token_span(self.path, count),
+                "a card needs at least one copy" if copies < 1 else f"too many copies: {copies}",
+                "leave 'copies' out for a single card" if copies < 1 else "",
+            )
         tuples = [x for x in c if isinstance(x, tuple)]
         values = next((t for t in tuples if t and isinstance(t[0], ast.FieldValue)), ())
         effect = next((t for t in tuples if t and isinstance(t[0], ast.Stmt)), ())
@@ -698,6 +726,9 @@ class _ToAst(Transformer):
 
     def sc_answer(self, meta, c):
         return ast.ScenarioStep(self._span(meta), "answer", name=str(c[0]), exprs=tuple(c[1:]))
+
+    def sc_option(self, meta, c):
+        return ast.ScenarioStep(self._span(meta), "option", name=str(c[0]), exprs=(c[1],))
 
     def sc_play(self, meta, c):
         return ast.ScenarioStep(self._span(meta), "play", exprs=(c[0],))

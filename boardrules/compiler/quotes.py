@@ -31,7 +31,8 @@ def all_quotes(symbols: Symbols) -> list[ast.Quote]:
     for uses in symbols.uses.values():
         for use in uses:
             add(use.provenance)
-    for table in (symbols.params, symbols.sets, symbols.enums, symbols.groups, symbols.spaces,
+    for table in (symbols.params, symbols.sets, symbols.options, symbols.enums, symbols.groups,
+                  symbols.spaces,
                   symbols.dice, symbols.decks, symbols.decisions, symbols.grids):
         for decl in table.values():
             add(getattr(decl, "provenance", ()))

@@ -95,8 +95,8 @@ def quote_units(compilation: Compilation) -> list[tuple[str, str]]:
         add(name, rule.provenance)
         for use in s.uses.get(name, []):
             add(name, use.provenance)
-    for table in (s.params, s.sets, s.enums, s.groups, s.spaces, s.dice, s.decks, s.decisions,
-                  s.grids):
+    for table in (s.params, s.sets, s.options, s.enums, s.groups, s.spaces, s.dice, s.decks,
+                  s.decisions, s.grids):
         for name, decl in table.items():
             add(name, getattr(decl, "provenance", ()))
     for (owner, name), decl in s.counters.items():

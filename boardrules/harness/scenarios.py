@@ -82,7 +82,8 @@ def run_case(compilation: Compilation, case: Case, backend: str) -> Outcome:
 def play(module: ModuleType, index: int) -> tuple[bool, list[str]]:
     """Play scenario `index`; (True, []) or (False, lines explaining the failure)."""
     title, _target, players, _path, _line, steps = module.SCENARIOS[index]
-    game = module.Game(players, seed=0, trace=True)
+    options = {step[4]: step[3][0] for step in steps if step[0] == "option"}
+    game = module.Game(players, seed=0, trace=True, options=options)
     game.start()
     game.clear_ledger()
     seats = list(range(players))
@@ -98,6 +99,8 @@ def play(module: ModuleType, index: int) -> tuple[bool, list[str]]:
                 game.stack_cards(module.DECK_NAMES.index(target), values)
             elif kind == "answer":
                 game.force_answers(target, values)
+            elif kind == "option":
+                pass  # chosen when the game was created
             elif kind == "play":
                 game.play_turn(getattr(game, function)(*seats))
             elif kind == "expect" and not getattr(game, function)(*seats):

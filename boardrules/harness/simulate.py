@@ -229,7 +229,8 @@ def format_summary(data: dict[str, Any], top: int = 10) -> str:
         f"median turns       {data['median_turns']:.1f}",
         f"capped games       {data['capped_games']} ({100 * data['capped_fraction']:.1f}%)",
         "win rate by seat   " + "  ".join(
-            f"{seat}: {100 * rate:.1f}%" for seat, rate in enumerate(data["win_rate_by_seat"])),
+            f"p{seat + 1}: {100 * rate:.1f}%"
+            for seat, rate in enumerate(data["win_rate_by_seat"])),
         f"games per second   {data['games_per_second']:.1f}",
         "",
         f"most landed spaces (share of all moves, top {top}):",

@@ -120,6 +120,7 @@ class Kernel:
     track_of: cython.int[256]
     space_at_track: cython.int[256]
     grid_width: cython.int
+    n_cells: cython.int
     land_count: cython.int[256]
     moves = cython.declare(cython.int, visibility="readonly")
     # dice
@@ -522,6 +523,9 @@ class Kernel:
 
     @cython.cfunc
     def k_cell_at(self, x: cython.int, y: cython.int) -> cython.int:
+        """The cell at column x, row y of the grid; -1 (none) outside it."""
+        if x < 0 or y < 0 or x >= self.grid_width or y * self.grid_width + x >= self.n_cells:
+            return -1
         return y * self.grid_width + x
 
     # ---- players ---------------------------------------------------------------
