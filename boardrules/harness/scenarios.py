@@ -15,6 +15,7 @@ from types import ModuleType
 from ..compiler import ast
 from ..compiler.pipeline import Compilation, compile_rules
 from ..runtime.loader import import_compilation, resolve_edition
+from ..runtime.values import named
 
 
 @dataclass(frozen=True)
@@ -127,24 +128,15 @@ def _trace_tail(game, mark: int, limit: int = 40) -> list[str]:
 
 
 def show(module: ModuleType, type_name: str, value) -> str:
-    """A value in the edition's terms: players as p1.., spaces and cards by id, money as is."""
-    if type_name == "bool":
-        return "true" if value else "false"
-    if type_name in ("player", "space", "card", "group", "cell") and value < 0:
-        return "none"
-    if type_name == "player":
+    """A value as a scenario message writes it: p1.., spaces and cards by id, true/false."""
+    if type_name == "player" and value >= 0:
         return f"p{value + 1}"
-    if type_name == "space":
-        return module.SPACE_IDS[value]
-    if type_name == "card":
-        return module.CARD_IDS[value]
-    if type_name == "group":
-        return module.GROUP_NAMES[value]
-    if type_name == "deck":
-        return "none" if value < 0 else module.DECK_NAMES[value]
-    if type_name in module.ENUMS:
-        return module.ENUMS[type_name][value]
-    return str(value)
+    shown = named(module, type_name, value)
+    if shown is None:
+        return "none"
+    if isinstance(shown, bool):
+        return "true" if shown else "false"
+    return str(shown)
 
 
 def run_edition(edition: str, backends: tuple[str, ...] = ("interpreted", "compiled")

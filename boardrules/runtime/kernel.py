@@ -271,26 +271,17 @@ class Kernel:
                 self.over = True
                 break
             p = self.current
-            self.turn += 1
             played += 1
-            if self.tracing:
-                self.trace_lines.append(f"turn {self.turn} p{p + 1} cash={self.cash[p]}")
-            try:
-                self.event_turn(p)
-            except TurnOver:
-                pass
-            except GameOver:
-                self.over = True
-                break
-            if self.game_over():
+            self.run_turn(p)
+            if self.over or self.game_over():
                 self.over = True
                 break
             self.current = self.k_next_player(p)
         return played
 
-    def play_turn(self, p: int) -> None:
-        """Play one turn of seat p now, out of the normal order (scenarios)."""
-        self.start()
+    @cython.cfunc
+    def run_turn(self, p: cython.int) -> cython.int:
+        """One turn of p: the turn rules until they end (or end the game)."""
         self.current = p
         self.turn += 1
         if self.tracing:
@@ -301,6 +292,12 @@ class Kernel:
             pass
         except GameOver:
             self.over = True
+        return 0
+
+    def play_turn(self, p: int) -> None:
+        """Play one turn of seat p now, out of the normal order (scenarios)."""
+        self.start()
+        self.run_turn(p)
 
     def winner(self) -> int:
         """The seat with the highest score among the players still in (first seat on ties)."""

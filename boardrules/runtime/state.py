@@ -12,6 +12,8 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
+from .values import named
+
 
 class IllegalAction(ValueError):
     pass
@@ -100,13 +102,13 @@ def snapshot(module: ModuleType, game, pending=None) -> dict[str, Any]:
         name = label.split(".", 1)[-1]
         if owner == "player":
             for p in players:
-                p[name] = _shown(module, type_name, value[p["seat"]])
+                p[name] = named(module, type_name, value[p["seat"]])
         elif owner == "space":
             for i, space in enumerate(spaces):
-                space[name] = _shown(module, type_name, value[i])
+                space[name] = named(module, type_name, value[i])
         else:
-            counters[label] = _shown(module, type_name, value) if not owner else [
-                _shown(module, type_name, v) for v in value]
+            counters[label] = named(module, type_name, value) if not owner else [
+                named(module, type_name, v) for v in value]
     state: dict[str, Any] = {
         "edition": module.EDITION,
         "turn": game.turn,
@@ -124,24 +126,3 @@ def snapshot(module: ModuleType, game, pending=None) -> dict[str, Any]:
         state["pending"] = {"decision": pending[0], "player": pending[1],
                             "options": list(pending[2])}
     return state
-
-
-def _shown(module: ModuleType, type_name: str, value) -> Any:
-    """A counter value in the edition's terms: a name for entities and enum members."""
-    if isinstance(value, list):  # a list counter, one value per enum member
-        return [_shown(module, type_name, v) for v in value]
-    if type_name == "bool":
-        return bool(value)
-    if value < 0 and type_name in ("player", "space", "group", "card", "cell"):
-        return None
-    if type_name == "space":
-        return module.SPACE_IDS[value]
-    if type_name == "card":
-        return module.CARD_IDS[value]
-    if type_name == "group":
-        return module.GROUP_NAMES[value]
-    if type_name == "deck":
-        return None if value < 0 else module.DECK_NAMES[value]
-    if type_name in module.ENUMS:
-        return module.ENUMS[type_name][value]
-    return value
