@@ -56,6 +56,10 @@ def const(value: int | bool | str) -> str:
     return pystr(value)
 
 
+def _unknown_attribute(what: str) -> str:
+    raise CodegenError(f"no code for the built-in attribute {what!r}")
+
+
 def padded(values, size: int, fill: int = 0) -> list[int]:
     values = list(values)
     if len(values) > size:
@@ -74,7 +78,7 @@ def environment() -> jinja2.Environment:
         autoescape=False,
     )
     env.filters.update(ident=ident, pystr=pystr, comment=comment, const=const)
-    env.globals.update(KERNEL_ARRAYS=KERNEL_ARRAYS)
+    env.globals.update(KERNEL_ARRAYS=KERNEL_ARRAYS, raise_unknown=_unknown_attribute)
     return env
 
 

@@ -64,6 +64,8 @@ def quotes_of(compilation: Compilation, target: str) -> list[str]:
         provenance += s.sets[target].provenance
     if target in s.cards:
         provenance += s.cards[target][1].provenance
+    if target.startswith("game_") and target[5:] in s.game:
+        provenance += s.game[target[5:]].provenance
     return [p.text for p in provenance if isinstance(p, ast.Quote)]
 
 
