@@ -128,7 +128,8 @@ def _compile(source: Path, extension: Path) -> None:
             f"no C compiler found ('{compiler_cmd[0]}'): install gcc, or use --backend interpreted"
         )
     include = sysconfig.get_paths()["include"]
-    flags = ["-shared", "-fPIC", "-O2", "-w", f"-I{include}"]
+    # -O1: measured as fast as -O2 for whole games, and it halves the compile time
+    flags = ["-shared", "-fPIC", "-O1", "-w", f"-I{include}"]
     _run([*compiler_cmd, *flags, "-o", str(extension), str(c_file)], "the C compiler")
 
 

@@ -16,6 +16,7 @@ from .ir import BOOL, INT, NONE, STR, VOID, Type
 from .symbols import Symbols, resolve_type
 
 ERROR = Type("error")
+CHECK = Type("check")  # an expectation's result: (holds, left value, right value)
 
 # Kernel primitives callable from rules: parameter types and result type.
 KERNEL_FUNCTIONS: dict[str, tuple[tuple[Type, ...], Type]] = {
@@ -595,30 +596,34 @@ class Checker:
                            sc.span.line)
 
     def _expectation(self, name, st, scope, seats, line) -> ir.ScenarioStep:
+        """An expectation compiles to one method giving (holds, left value, right value):
+        the operands of a comparison are kept to show expected against actual."""
         expr = st.exprs[0]
         value = self.expr(expr, scope)
         self._expect(value.type, BOOL, expr.span)
-        self.functions.append(ir.Function(name, seats, BOOL, (ir.Return(st.span, value),), (),
-                                          f"expect {st.text}", public=True))
-        left = right = ""
-        types = ["", ""]
+        zero = ir.Const(INT, 0)
+        body: tuple[ir.Stmt, ...] = (ir.Return(st.span, ir.Check(CHECK, value, zero, zero)),)
+        types, texts, declared = ["", ""], ["", ""], ()
         if isinstance(value, ir.Binary) and value.op in COMPARISON and STR not in (
             value.left.type, value.right.type
         ):
-            left, right = f"{name}_left", f"{name}_right"
-            for fname, operand, slot in ((left, value.left, 0), (right, value.right, 1)):
-                otype = Type(operand.type.name) if operand.type.name != "none" else INT
-                self.functions.append(ir.Function(
-                    fname, seats, otype, (ir.Return(st.span, operand),), (), f"value {fname}",
-                    public=True))
-                types[slot] = operand.type.name
-        texts = ["", ""]
-        if left and isinstance(expr, ast.BinOp) and expr.span.line == expr.span.end_line:
-            start = expr.span.column
-            texts = [st.text[:expr.left.span.end_column - start].strip(),
-                     st.text[expr.right.span.column - start:].strip()]
-        return ir.ScenarioStep("expect", line, function=name, text=st.text, left=left,
-                               right=right, left_type=types[0], right_type=types[1],
+            types = [value.left.type.name, value.right.type.name]
+            declared = tuple((side, Type(operand.type.name if operand.type.name != "none"
+                                         else "int"))
+                             for side, operand in (("left", value.left), ("right", value.right)))
+            left, right = (ir.Local(t, n) for n, t in declared)
+            body = (ir.Declare(st.span, "left", declared[0][1], value.left),
+                    ir.Declare(st.span, "right", declared[1][1], value.right),
+                    ir.Return(st.span, ir.Check(CHECK, ir.Binary(BOOL, value.op, left, right),
+                                                left, right)))
+            if isinstance(expr, ast.BinOp) and expr.span.line == expr.span.end_line:
+                start = expr.span.column
+                texts = [st.text[:expr.left.span.end_column - start].strip(),
+                         st.text[expr.right.span.column - start:].strip()]
+        self.functions.append(ir.Function(name, seats, CHECK, body, declared,
+                                          f"expect {st.text}", public=True))
+        return ir.ScenarioStep("expect", line, function=name, text=st.text,
+                               left_type=types[0], right_type=types[1],
                                left_text=texts[0], right_text=texts[1])
 
     def _warn_unused(self) -> None:

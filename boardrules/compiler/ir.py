@@ -103,6 +103,16 @@ class Derived(Expr):
 
 
 @dataclass(frozen=True)
+class Check(Expr):
+    """A scenario expectation's result: whether it holds, and the two compared values."""
+
+    tag: ClassVar[str] = "check"
+    holds: Expr
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
 class Unary(Expr):
     tag: ClassVar[str] = "unary"
     op: str  # not | -
@@ -331,9 +341,7 @@ class ScenarioStep:
     values: tuple[int, ...] = ()  # dice faces, card indices, answers
     target: str = ""  # the deck or decision
     text: str = ""  # expect: its source text
-    left: str = ""  # expect A op B: functions giving A and B, to show actual values
-    right: str = ""
-    left_type: str = ""
+    left_type: str = ""  # expect A op B: the types and texts of A and B, to show values
     right_type: str = ""
     left_text: str = ""
     right_text: str = ""

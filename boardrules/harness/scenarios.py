@@ -91,8 +91,7 @@ def play(module: ModuleType, index: int) -> tuple[bool, list[str]]:
     game.clear_ledger()
     seats = list(range(players))
     mark = len(game.trace())
-    for (kind, line, function, values, target, text, left, right, ltype, rtype, ltext,
-         rtext) in steps:
+    for kind, line, function, values, target, text, ltype, rtype, ltext, rtext in steps:
         try:
             if kind == "given":
                 getattr(game, function)(*seats)
@@ -106,16 +105,17 @@ def play(module: ModuleType, index: int) -> tuple[bool, list[str]]:
                 pass  # chosen when the game was created
             elif kind == "play":
                 game.play_turn(getattr(game, function)(*seats))
-            elif kind == "expect" and not getattr(game, function)(*seats):
-                lines = [f"expectation failed (line {line}): {text}"]
-                if left:
-                    actual = show(module, ltype, getattr(game, left)(*seats))
-                    other = show(module, rtype, getattr(game, right)(*seats))
-                    found = f"{ltext or 'the left side'} is {actual}"
-                    if rtext != other:
-                        found += f", {rtext or 'the right side'} is {other}"
-                    lines += [f"  expected: {text}", f"  actual:   {found}"]
-                return False, lines + _trace_tail(game, mark)
+            elif kind == "expect":
+                holds, left, right = getattr(game, function)(*seats)
+                if not holds:
+                    lines = [f"expectation failed (line {line}): {text}"]
+                    if ltype:
+                        actual, other = show(module, ltype, left), show(module, rtype, right)
+                        found = f"{ltext or 'the left side'} is {actual}"
+                        if rtext != other:
+                            found += f", {rtext or 'the right side'} is {other}"
+                        lines += [f"  expected: {text}", f"  actual:   {found}"]
+                    return False, lines + _trace_tail(game, mark)
         except Exception as exc:  # a rule failed inside the scenario: report, do not crash
             return False, [f"step at line {line} ({kind}) failed: {type(exc).__name__}: {exc}"
                            ] + _trace_tail(game, mark)

@@ -29,14 +29,14 @@ def test_go_paying_100_fails_the_go_scenarios(altered_edition):
     compilation = load_edition(str(altered_edition))
     go_cases = [c for c in cases(compilation) if c.target == "go_salary"]
     assert go_cases
-    for backend in ("interpreted", "compiled"):
-        outcomes = [run_case(compilation, case, backend) for case in go_cases]
-        failed = [o for o in outcomes if not o.passed]
-        assert failed, "GO paying 100 must fail a GO scenario"
-        message = failed[0].message
-        assert "the Banker pays him/her 200 Wishes" in message  # the quoted sentence
-        assert "expected:" in message and "actual:" in message
-        assert "100" in message  # the actual amount, in the game's terms
+    # one backend is enough here: the backends' identity is tested on their own
+    outcomes = [run_case(compilation, case, "interpreted") for case in go_cases]
+    failed = [o for o in outcomes if not o.passed]
+    assert failed, "GO paying 100 must fail a GO scenario"
+    message = failed[0].message
+    assert "the Banker pays him/her 200 Wishes" in message  # the quoted sentence
+    assert "expected:" in message and "actual:" in message
+    assert "100" in message  # the actual amount, in the game's terms
 
 
 def test_the_unaltered_edition_passes_the_same_scenarios():
