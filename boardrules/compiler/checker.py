@@ -13,7 +13,7 @@ from pathlib import Path
 from . import ast, ir
 from .diagnostics import Reporter, Span, did_you_mean
 from .ir import BOOL, INT, NONE, STR, VOID, Type
-from .symbols import Symbols, resolve_type
+from .symbols import Symbols, article, resolve_type
 
 ERROR = Type("error")
 CHECK = Type("check")  # an expectation's result: (holds, left value, right value)
@@ -250,12 +250,14 @@ class Checker:
     def constant(self, expr: ast.Expr, expected: Type | None = None) -> tuple[int, Type]:
         """Evaluate a compile-time constant expression (data tables, params, faces)."""
         lowered = self.expr(expr, Scope("<constant>", VOID))
-        if expected is not None:
+        if expected is not None and not assignable(lowered.type, expected):
             self._expect(lowered.type, expected, expr.span)
+            return 0, expected
         value = fold(lowered)
         if value is None:
-            self.report.error(expr.span, "this must be a constant known when compiling",
-                              "use numbers, params, spaces, groups or enum members")
+            if lowered.type != ERROR:
+                self.report.error(expr.span, "this must be a constant known when compiling",
+                                  "use numbers, params, spaces, groups or enum members")
             return 0, lowered.type
         return value, lowered.type
 
@@ -447,8 +449,8 @@ class Checker:
         scope = Scope(f"proc_{proc.name}", returns, dict(params))
         body = self.block(proc.body, scope)
         if returns != VOID and not _always_returns(body):
-            self.report.error(proc.span, f"procedure '{proc.name}' can end without returning a "
-                              f"{returns}", "add a return at the end")
+            self.report.error(proc.span, f"procedure '{proc.name}' can end without returning "
+                              f"{article(str(returns))}", "add a return at the end")
         self.functions.append(ir.Function(
             f"proc_{proc.name}", params, returns, body, _locals(scope, params),
             f"proc {proc.name} at {_where(proc.span)}",
@@ -687,7 +689,8 @@ class Checker:
             case ast.Return():
                 if st.value is None:
                     if scope.returns != VOID:
-                        self.report.error(st.span, f"return needs a {scope.returns} value")
+                        self.report.error(st.span,
+                                          f"return needs {article(str(scope.returns))} value")
                     return ir.Return(st.span, None)
                 value = self.expr(st.value, scope)
                 if scope.returns == VOID:
@@ -721,7 +724,8 @@ class Checker:
     def _declare(self, scope: Scope, name: str, vtype: Type, span: Span) -> None:
         previous = scope.declared.get(name)
         if previous is not None and previous != vtype and ERROR not in (previous, vtype):
-            self.report.error(span, f"'{name}' was a {previous} earlier in this function",
+            self.report.error(span, f"'{name}' was {article(str(previous))} earlier in this "
+                              "function",
                               "use another name")
         if name in self.s.global_names() and name not in scope.variables:
             self.report.warning(span, f"local '{name}' hides a definition of the same name")
@@ -742,8 +746,13 @@ class Checker:
                                   "declare a counter for a value that changes")
                 return ir.Evaluate(st.span, value)
             if not isinstance(lowered, ir.State):
-                if lowered.type != ERROR:
-                    self.report.error(target.span, "cannot assign to this")
+                if isinstance(lowered, ir.Derived) and isinstance(target, ast.Attr):
+                    self.report.error(target.span, f"'{target.name}' is read-only",
+                                      "the kernel keeps it" + (
+                                          "; use retire(p)" if target.name == "alive" else ""))
+                elif lowered.type != ERROR:
+                    self.report.error(target.span, "cannot assign to this",
+                                      "assign to a local, a counter or p.cash / p.position")
                 return ir.Evaluate(st.span, value)
             if lowered.stride > 1 and lowered.element is None:
                 self.report.error(target.span, "assign one value of the list: x[k] = ...")
@@ -1007,6 +1016,9 @@ class Checker:
                 self.report.error(e.span, "some takes one value")
                 return ir.Const(ERROR, 0)
             value = self.expr(e.args[0], scope)
+            if value.type.name == "none":
+                self.report.error(e.span, "some(none) is always an error")
+                return ir.Const(ERROR, 0)
             return ir.KernelCall(Type(value.type.name), "k_some", (value,))
         if e.name in KERNEL_FUNCTIONS:
             types, result = KERNEL_FUNCTIONS[e.name]
@@ -1015,9 +1027,12 @@ class Checker:
             return ir.KernelCall(result, name, args)
         proc = s.procs.get(e.name)
         if proc is None:
-            hint = f"ask it: ask {e.name}(...)" if e.name in s.decisions else did_you_mean(
-                e.name, set(s.procs) | set(KERNEL_FUNCTIONS))
-            self.report.error(e.span, f"unknown procedure '{e.name}'", hint)
+            if e.name in s.decisions:
+                self.report.error(e.span, f"'{e.name}' is a decision, not a procedure",
+                                  f"write: ask {e.name}(...)")
+                return ir.Const(ERROR, 0)
+            self.report.error(e.span, f"unknown procedure '{e.name}'", did_you_mean(
+                e.name, set(s.procs) | set(KERNEL_FUNCTIONS) | set(DECK_FUNCTIONS)))
             return ir.Const(ERROR, 0)
         self.used.add(f"proc:{e.name}")
         params = self._params(proc.params)
@@ -1025,6 +1040,7 @@ class Checker:
         returns = resolve_type(proc.returns, s, self.report) if proc.returns else VOID
         if returns == VOID and not statement:
             self.report.error(e.span, f"procedure '{e.name}' gives no value")
+            return ir.Const(ERROR, 0)
         return ir.CallProc(returns, f"proc_{e.name}", args)
 
     def _binop(self, e: ast.BinOp, scope: Scope) -> ir.Expr:

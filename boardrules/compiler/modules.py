@@ -62,14 +62,17 @@ def _load_imports(
         lib_path = lib_dir / f"{decl.name}.rules"
         key = str(lib_path)
         if key in stack:
+            chain = [Path(p).stem for p in stack[stack.index(key):]] + [decl.name]
             errors.append(
-                Diagnostic("error", decl.span, f"import cycle: '{decl.name}' imports itself")
+                Diagnostic("error", decl.span, f"import cycle: {' -> '.join(chain)}",
+                           "a library may not import, directly or not, what imports it")
             )
             continue
         if any(m.path == key for m in loaded):
             continue
         if not lib_path.is_file():
-            available = sorted(p.stem for p in lib_dir.glob("*.rules")) if lib_dir.is_dir() else []
+            available = sorted(p.stem for p in lib_dir.glob("*.rules")
+                               if p.is_file()) if lib_dir.is_dir() else []
             hint = did_you_mean(decl.name, available) or (
                 f"libraries in {lib_dir}: {', '.join(available) or 'none'}"
             )
@@ -77,7 +80,12 @@ def _load_imports(
                 Diagnostic("error", decl.span, f"no library named '{decl.name}'", hint)
             )
             continue
-        text = lib_path.read_text(encoding="utf-8")
+        try:
+            text = lib_path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            errors.append(Diagnostic("error", decl.span, f"cannot read library '{decl.name}': "
+                                     f"{exc}", "library files are UTF-8 text"))
+            continue
         texts[key] = text
         library = parse(text, key)
         _load_imports(library, lib_dir, texts, loaded, (*stack, key))

@@ -56,11 +56,19 @@ def _quotes(c: Compilation) -> None:
 
 
 def _check(c: Compilation) -> None:
-    program = Checker(c.symbols, c.reporter).run()
+    try:
+        program = Checker(c.symbols, c.reporter).run()
+    except RecursionError:
+        assert c.symbols is not None and c.symbols.edition is not None
+        c.reporter.error(c.symbols.edition.span, "the rules nest too deeply to check",
+                         "split deeply nested expressions or blocks into procedures")
+        return
     c.program = ir.Program(**{**program.__dict__, "edition": c.edition})
 
 
 def _capacity(c: Compilation) -> None:
+    if c.program is None:
+        return
     assert c.symbols is not None and c.symbols.edition is not None
     for problem in check_capacity(c.program):
         c.reporter.error(c.symbols.edition.span, problem)

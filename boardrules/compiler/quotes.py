@@ -54,7 +54,12 @@ def check_quotes(symbols: Symbols, edition_path: Path, report: Reporter) -> Rule
         report.error(edition_span, f"rulebook not found: {path}",
                      "copy the rulebook text next to the rules file")
         return None
-    rulebook = load_rulebook(path)
+    try:
+        rulebook = load_rulebook(path)
+    except (OSError, UnicodeDecodeError) as exc:
+        report.error(edition_span, f"cannot read the rulebook {path.name}: {exc}",
+                     "the rulebook copy is UTF-8 text")
+        return None
     for quote in all_quotes(symbols):
         if not rulebook.contains(quote.text):
             agreed = rulebook.closest(quote.text)

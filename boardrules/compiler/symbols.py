@@ -96,11 +96,13 @@ class Collector:
             if overridable and prev_kind == kind and prev_path != path:
                 self._defined[name] = (kind, span, path)
                 return True
-            self.report.error(
-                span,
-                f"{kind} '{name}' is already defined as a {prev_kind} at {prev_span}",
-                "rename one of them" if prev_kind != kind else "",
-            )
+            if prev_kind == kind:
+                self.report.error(span, f"{kind} '{name}' is already defined at {prev_span}",
+                                  "rename or remove one of them")
+            else:
+                self.report.error(
+                    span, f"{kind} '{name}' is already defined as {article(prev_kind)} at "
+                    f"{prev_span}", "rename one of them")
             return False
         self._defined[name] = (kind, span, path)
         return True
@@ -122,7 +124,8 @@ class Collector:
                     s.params[decl.name] = decl
             case ast.SetParam():
                 if decl.name in s.sets:
-                    self.report.error(decl.span, f"'{decl.name}' is set twice")
+                    self.report.error(decl.span, f"'{decl.name}' is set twice",
+                                      f"it is first set at {s.sets[decl.name].span}")
                 s.sets[decl.name] = decl
             case ast.EnumDecl():
                 if self._define(decl.name, "enum", decl.span, path):
@@ -268,5 +271,10 @@ def resolve_type(ref: ast.TypeRef, symbols: Symbols, report: Reporter) -> Type:
     else:
         known = set(SCALAR_TYPES) | set(ENTITY_TYPES) | set(symbols.enums)
         report.error(ref.span, f"unknown type '{ref.name}'", did_you_mean(ref.name, known))
-        base = "int"
+        return Type("error")
     return Type(base, ref.optional)
+
+
+def article(word: str) -> str:
+    """'a player', 'an int'."""
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
