@@ -183,7 +183,9 @@ def cmd_coverage(args) -> int:
         players = args.players or compilation.program.max_players
         summary = simulate(args.edition, args.games, players, args.seed,
                            progress=progress_bar)
-        report.never_fired = summary.to_json()["rules_never_fired"]
+        figures = summary.to_json()
+        report.never_fired = figures["rules_never_fired"]
+        report.without_handlers = figures["rules_without_handlers"]
         report.games = args.games
     print(format_table(report))
     if args.json:

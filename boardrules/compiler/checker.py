@@ -189,6 +189,7 @@ class Checker:
             aggregates=tuple(self.aggregates),
             events=events,
             rules=tuple(s.rules),
+            handled_rules=frozenset(name for name, rule in s.rules.items() if rule.handlers),
             first_player=first,
             over_when=over,
             score=score,

@@ -388,6 +388,7 @@ class Program:
     aggregates: tuple[Aggregate, ...]
     events: dict[str, Event]
     rules: tuple[str, ...]
+    handled_rules: frozenset[str]
     first_player: Expr | None
     over_when: Expr | None
     score: Expr | None

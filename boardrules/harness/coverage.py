@@ -49,6 +49,7 @@ class Report:
     sentences: list[SentenceCoverage]
     headings: list[str]
     never_fired: list[str] | None = None
+    without_handlers: list[str] | None = None
     games: int = 0
 
     def totals(self) -> dict[str, int]:
@@ -79,7 +80,8 @@ class Report:
             "sentences": [entry.to_json() for entry in self.sentences],
         }
         if self.never_fired is not None:
-            data["runtime"] = {"games": self.games, "rules_never_fired": self.never_fired}
+            data["runtime"] = {"games": self.games, "rules_never_fired": self.never_fired,
+                               "rules_without_handlers": self.without_handlers or []}
         return data
 
 
@@ -192,6 +194,9 @@ def format_table(report: Report) -> str:
         lines.append("")
         lines.append(f"rules that never fired in {report.games} simulated games: "
                      + (", ".join(report.never_fired) or "none"))
+        if report.without_handlers:
+            lines.append("rules without handlers (they quote what procedures or the kernel "
+                         "do, so they cannot fire): " + ", ".join(report.without_handlers))
     return "\n".join(lines)
 
 

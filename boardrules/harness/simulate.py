@@ -120,6 +120,7 @@ class Summary:
     space_names: tuple[str, ...]
     track: tuple[int, ...]
     rule_names: tuple[str, ...]
+    rule_handled: tuple[bool, ...]
     options: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -145,8 +146,12 @@ class Summary:
                  "frequency": t.landings[s] / t.moves if t.moves else 0.0}
                 for s in order
             ],
-            "rules_never_fired": [r for r, n in zip(self.rule_names, t.fired, strict=True)
-                                  if n == 0],
+            "rules_never_fired": [r for r, n, handled in zip(self.rule_names, t.fired,
+                                                             self.rule_handled, strict=True)
+                                  if n == 0 and handled],
+            "rules_without_handlers": [r for r, handled in zip(self.rule_names,
+                                                               self.rule_handled, strict=True)
+                                       if not handled],
         }
 
 
@@ -175,7 +180,7 @@ def simulate(edition: str, games: int, players: int, seed: int, backend: str = "
     seconds = time.perf_counter() - started
     return Summary(module.EDITION if edition.endswith(".rules") else edition, games, players,
                    seed, backend, total, seconds, module.SPACE_IDS, module.SPACE_NAMES,
-                   module.TRACK, module.RULE_NAMES, chosen)
+                   module.TRACK, module.RULE_NAMES, module.RULE_HANDLED, chosen)
 
 
 def _run(jobs: list[tuple], workers: int, engine: str):
