@@ -10,13 +10,22 @@ from .rulebook import Rulebook, load_rulebook
 from .symbols import Symbols
 
 
-def rulebook_path(symbols: Symbols, edition_path: Path) -> Path | None:
+def rulebook_path(symbols: Symbols, edition_path: Path) -> tuple[Path, Span] | None:
+    """The rulebook copy named by the edition, and where the edition names it."""
     if symbols.edition is None:
         return None
-    for name, values, _ in symbols.edition.props:
+    for name, values, span in symbols.edition.props:
         if name == "rulebook" and values and isinstance(values[0], ast.StrLit):
-            return edition_path.resolve().parent / values[0].value
+            return edition_path.resolve().parent / values[0].value, span
     return None
+
+
+def _divergence(rulebook: Rulebook, text: str) -> str:
+    """Where a quote parts from the rulebook, when at least a word of it agrees."""
+    agreed = rulebook.closest(text)
+    if " " not in agreed.strip():
+        return "no part of it occurs in the rulebook (white space is folded, nothing else)"
+    return f"the rulebook agrees up to: ...{agreed[-40:]!r}"
 
 
 def all_quotes(symbols: Symbols) -> list[ast.Quote]:
@@ -46,29 +55,28 @@ def all_quotes(symbols: Symbols) -> list[ast.Quote]:
 
 
 def check_quotes(symbols: Symbols, edition_path: Path, report: Reporter) -> Rulebook | None:
-    path = rulebook_path(symbols, edition_path)
-    if path is None:
+    found = rulebook_path(symbols, edition_path)
+    if found is None:
         return None
-    edition_span = symbols.edition.span if symbols.edition else Span(str(edition_path), 1, 1, 1, 1)
+    path, span = found
     if not path.is_file():
-        report.error(edition_span, f"rulebook not found: {path}",
+        report.error(span, f"rulebook not found: {path.name} next to {edition_path.name}",
                      "copy the rulebook text next to the rules file")
         return None
     try:
         rulebook = load_rulebook(path)
     except (OSError, UnicodeDecodeError) as exc:
-        report.error(edition_span, f"cannot read the rulebook {path.name}: {exc}",
+        report.error(span, f"cannot read the rulebook {path.name}: {exc}",
                      "the rulebook copy is UTF-8 text")
         return None
     for quote in all_quotes(symbols):
         if not rulebook.contains(quote.text):
-            agreed = rulebook.closest(quote.text)
-            hint = (f"the rulebook agrees up to: ...{agreed[-40:]!r}" if agreed
-                    else "no part of it occurs in the rulebook")
-            report.error(quote.span, "quote does not occur in the rulebook", hint)
+            report.error(quote.span, "quote does not occur in the rulebook",
+                         _divergence(rulebook, quote.text))
     for waiver in symbols.waivers:
         if not rulebook.contains(waiver.text):
-            report.error(waiver.span, "waived text does not occur in the rulebook")
+            report.error(waiver.span, "waived text does not occur in the rulebook",
+                         _divergence(rulebook, waiver.text))
         if not waiver.reason.strip():
             report.error(waiver.span, "a waiver needs a reason")
     return rulebook
