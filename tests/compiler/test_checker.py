@@ -118,7 +118,7 @@ def test_lowered_nodes(editions):
         ("count(s.rent[0] for s in spaces)", "count takes no value before 'for'", ""),
         ("ask bid(p, p)", "'bid' takes 1 argument(s), got 2", ""),
         ("ask nope(p)", "unknown decision 'nope'", ""),
-        ("buy(p, s0)", "unknown procedure 'buy'", "ask it: ask buy(...)"),
+        ("buy(p, s0)", "'buy' is a decision, not a procedure", "write: ask buy(...)"),
     ],
 )
 def test_expression_errors(editions, text, message, hint):
@@ -455,7 +455,7 @@ def test_a_turn_rule_is_required(editions):
 
 def test_procedure_must_return_on_every_path(editions):
     errors = editions.errors("proc f(p: player) -> int { if p.cash > 0 { return 1 } }\n")
-    assert errors == ["procedure 'f' can end without returning a int"]
+    assert errors == ["procedure 'f' can end without returning an int"]
     compilation = editions.compile(
         "proc f(p: player) -> int {\n if p.cash > 0 { return 1 } else { end turn }\n}\n"
         "rule r { on turn(p: player) { move(p, f(p)) } }\n")

@@ -47,7 +47,7 @@ def test_import_cycle(editions):
     with pytest.raises(CompileError) as info:
         load_sources(path)
     (diag,) = info.value.diagnostics
-    assert diag.message == "import cycle: 'a' imports itself"
+    assert diag.message == "import cycle: a -> b -> a"
     assert diag.span.path.endswith("b.rules")
 
 

@@ -38,7 +38,7 @@ def messages(reporter) -> list[str]:
 def test_duplicate_param_reports_first_definition(editions):
     symbols, reporter = editions.collect("param x: int = 1\nparam x: int = 2\n")
     (error,) = reporter.errors
-    assert error.message.startswith("param 'x' is already defined as a param at ")
+    assert error.message.startswith("param 'x' is already defined at ")
     assert error.message.endswith("ed.rules:13:1")
     assert error.span.line == 14
     assert symbols.params["x"].span.line == 13  # the first one stays
@@ -86,7 +86,7 @@ def test_rule_defined_twice_in_one_file(editions):
 def test_procedure_defined_twice_in_one_file(editions):
     _, reporter = editions.collect("proc f() { }\nproc f() { }\n")
     (error,) = reporter.errors
-    assert error.message.startswith("procedure 'f' is already defined as a procedure at")
+    assert error.message.startswith("procedure 'f' is already defined at")
 
 
 def test_collected_tables(editions):
@@ -150,7 +150,7 @@ def test_params_cannot_be_overridden_only_set(editions):
     _, reporter = editions.collect(
         EDITION_HEAD + "param steps: int = 2\n", prelude=False, libs={"base": LIB})
     (error,) = reporter.errors
-    assert error.message.startswith("param 'steps' is already defined as a param at ")
+    assert error.message.startswith("param 'steps' is already defined at ")
     symbols, reporter = editions.collect(
         EDITION_HEAD + "set steps = 2\n", prelude=False, libs={"base": LIB})
     assert not reporter.errors
