@@ -13,6 +13,7 @@ from pathlib import Path
 from . import ast, ir
 from .diagnostics import Reporter, Span, did_you_mean
 from .ir import BOOL, INT, NONE, STR, VOID, Type
+from .quotes import quoted_units
 from .symbols import Symbols, article, resolve_type
 
 ERROR = Type("error")
@@ -522,16 +523,7 @@ class Checker:
     # ---- scenarios ------------------------------------------------------------------------
     def scenario_targets(self) -> set[str]:
         """What a scenario may test: a rule, or any other definition that quotes the rulebook."""
-        s = self.s
-        quoted = {n for table in (s.params, s.spaces, s.groups, s.decks, s.decisions)
-                  for n, d in table.items() if any(isinstance(p, ast.Quote) for p in d.provenance)}
-        quoted |= {n for n, (_, card) in s.cards.items()
-                   if any(isinstance(p, ast.Quote) for p in card.provenance)}
-        quoted |= {n for n, st in s.sets.items()
-                   if any(isinstance(p, ast.Quote) for p in st.provenance)}
-        quoted |= {f"game_{kind}" for kind, prop in s.game.items()
-                   if any(isinstance(p, ast.Quote) for p in prop.provenance)}
-        return set(s.rules) | quoted
+        return set(self.s.rules) | set(quoted_units(self.s))
 
     def _scenario(self, index: int, sc: ast.Scenario, props: dict) -> ir.Scenario:
         if sc.rule not in self.scenario_targets():
@@ -642,7 +634,17 @@ class Checker:
 
     # ---- statements ----------------------------------------------------------------------
     def block(self, stmts: tuple[ast.Stmt, ...], scope: Scope) -> tuple[ir.Stmt, ...]:
-        return tuple(s for stmt in stmts if (s := self.stmt(stmt, scope)) is not None)
+        lowered = []
+        for stmt in stmts:
+            result = self.stmt(stmt, scope)
+            if result is None:
+                continue
+            lowered.append(result)
+            if isinstance(result, ir.If) and not result.otherwise and _always_returns(
+                result.then
+            ):  # `if x == none { return }`: after it, x is not none
+                _narrow(stmt.test, scope, negate=True)
+        return tuple(lowered)
 
     def stmt(self, st: ast.Stmt, scope: Scope) -> ir.Stmt | None:
         match st:

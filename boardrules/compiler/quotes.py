@@ -28,30 +28,32 @@ def _divergence(rulebook: Rulebook, text: str) -> str:
     return f"the rulebook agrees up to: ...{agreed[-40:]!r}"
 
 
-def all_quotes(symbols: Symbols) -> list[ast.Quote]:
-    """Every quote of the program, wherever it is attached."""
-    found: list[ast.Quote] = []
+def quoted_units(symbols: Symbols) -> dict[str, list[ast.Quote]]:
+    """Every quote of the program, by the unit that carries it: a rule (with the quotes
+    `use` attaches), or another definition (a param, a set, a space, a card, a counter
+    as owner_name, a game property as game_over...). Scenarios name these units."""
+    units: dict[str, list[ast.Quote]] = {}
 
-    def add(provenance) -> None:
-        found.extend(p for p in provenance if isinstance(p, ast.Quote))
+    def add(unit: str, provenance) -> None:
+        quotes = [p for p in provenance if isinstance(p, ast.Quote)]
+        if quotes:
+            units.setdefault(unit, []).extend(quotes)
 
-    for rule in symbols.rules.values():
-        add(rule.provenance)
-    for uses in symbols.uses.values():
-        for use in uses:
-            add(use.provenance)
+    for name, rule in symbols.rules.items():
+        add(name, rule.provenance)
+        for use in symbols.uses.get(name, []):
+            add(name, use.provenance)
     for table in (symbols.params, symbols.sets, symbols.options, symbols.enums, symbols.groups,
-                  symbols.spaces,
-                  symbols.dice, symbols.decks, symbols.decisions, symbols.grids):
-        for decl in table.values():
-            add(getattr(decl, "provenance", ()))
-    for decl in symbols.counters.values():
-        add(decl.provenance)
-    for _, card in symbols.cards.values():
-        add(card.provenance)
-    for prop in symbols.game.values():
-        add(prop.provenance)
-    return found
+                  symbols.spaces, symbols.dice, symbols.decks, symbols.decisions, symbols.grids):
+        for name, decl in table.items():
+            add(name, decl.provenance)
+    for (owner, name), decl in symbols.counters.items():
+        add(f"{owner}_{name}" if owner else name, decl.provenance)
+    for name, (_, card) in symbols.cards.items():
+        add(name, card.provenance)
+    for kind, prop in symbols.game.items():
+        add(f"game_{kind}", prop.provenance)
+    return units
 
 
 def check_quotes(symbols: Symbols, edition_path: Path, report: Reporter) -> Rulebook | None:
@@ -69,7 +71,7 @@ def check_quotes(symbols: Symbols, edition_path: Path, report: Reporter) -> Rule
         report.error(span, f"cannot read the rulebook {path.name}: {exc}",
                      "the rulebook copy is UTF-8 text")
         return None
-    for quote in all_quotes(symbols):
+    for quote in (q for quotes in quoted_units(symbols).values() for q in quotes):
         if not rulebook.contains(quote.text):
             report.error(quote.span, "quote does not occur in the rulebook",
                          _divergence(rulebook, quote.text))

@@ -19,8 +19,8 @@ import html
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..compiler import ast
 from ..compiler.pipeline import Compilation
+from ..compiler.quotes import quoted_units
 from ..compiler.rulebook import fold
 from .scenarios import Outcome
 from .sentences import Sentence, rulebook_sentences
@@ -85,31 +85,6 @@ class Report:
         return data
 
 
-def quote_units(compilation: Compilation) -> list[tuple[str, str]]:
-    """(unit, quote text) for every quote of the ruleset."""
-    s = compilation.symbols
-    found: list[tuple[str, str]] = []
-
-    def add(unit: str, provenance) -> None:
-        found.extend((unit, p.text) for p in provenance if isinstance(p, ast.Quote))
-
-    for name, rule in s.rules.items():
-        add(name, rule.provenance)
-        for use in s.uses.get(name, []):
-            add(name, use.provenance)
-    for table in (s.params, s.sets, s.options, s.enums, s.groups, s.spaces, s.dice, s.decks,
-                  s.decisions, s.grids):
-        for name, decl in table.items():
-            add(name, getattr(decl, "provenance", ()))
-    for (owner, name), decl in s.counters.items():
-        add(f"{owner}.{name}" if owner else name, decl.provenance)
-    for name, (_, card) in s.cards.items():
-        add(name, card.provenance)
-    for kind, prop in s.game.items():
-        add(f"game_{kind}", prop.provenance)
-    return found
-
-
 def _intervals(folded: str, text: str) -> list[tuple[int, int]]:
     needle = fold(text)
     spans = []
@@ -138,8 +113,9 @@ def coverage(compilation: Compilation, outcomes: list[Outcome]) -> Report:
     folded = rulebook.folded
     headings, sentences = rulebook_sentences(rulebook.text)
     unit_spans: dict[str, list[tuple[int, int]]] = {}
-    for unit, text in quote_units(compilation):
-        unit_spans.setdefault(unit, []).extend(_intervals(folded, text))
+    for unit, quotes in quoted_units(compilation.symbols).items():
+        for quote in quotes:
+            unit_spans.setdefault(unit, []).extend(_intervals(folded, quote.text))
     waivers = [(w.reason, _intervals(folded, w.text)) for w in compilation.symbols.waivers]
     results: dict[str, list[tuple[str, bool]]] = {}
     for outcome in outcomes:

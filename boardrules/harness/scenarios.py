@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from ..compiler import ast
 from ..compiler.pipeline import Compilation, compile_rules
+from ..compiler.quotes import quoted_units
 from ..runtime.loader import import_compilation, resolve_edition
 from ..runtime.values import named
 
@@ -51,22 +51,7 @@ def cases(compilation: Compilation) -> list[Case]:
 
 def quotes_of(compilation: Compilation, target: str) -> list[str]:
     """The rulebook sentences a rule (or a quoted definition) implements."""
-    s = compilation.symbols
-    provenance: list = []
-    if target in s.rules:
-        provenance += s.rules[target].provenance
-        for use in s.uses.get(target, []):
-            provenance += use.provenance
-    for table in (s.params, s.spaces, s.groups, s.decks, s.decisions):
-        if target in table:
-            provenance += table[target].provenance
-    if target in s.sets:
-        provenance += s.sets[target].provenance
-    if target in s.cards:
-        provenance += s.cards[target][1].provenance
-    if target.startswith("game_") and target[5:] in s.game:
-        provenance += s.game[target[5:]].provenance
-    return [p.text for p in provenance if isinstance(p, ast.Quote)]
+    return [quote.text for quote in quoted_units(compilation.symbols).get(target, [])]
 
 
 def run_case(compilation: Compilation, case: Case, backend: str) -> Outcome:

@@ -16,6 +16,7 @@ CAP_DICE = cython.declare(cython.int, 8)
 CAP_FACES = cython.declare(cython.int, 32)
 CAP_OPTIONS = cython.declare(cython.int, 512)
 MASK = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
+LOOP_LIMIT = cython.declare(cython.int, 1000000)
 
 POLICY_RANDOM = cython.declare(cython.int, 1)
 POLICY_DEFAULT = cython.declare(cython.int, 2)
@@ -123,6 +124,7 @@ class Kernel:
     n_cells: cython.int
     land_count: cython.int[256]
     moves = cython.declare(cython.int, visibility="readonly")
+    rounds: cython.int
     # dice
     n_dice: cython.int
     die_faces: cython.int[256]
@@ -182,6 +184,7 @@ class Kernel:
             self.set_policies(policies)
         self.land_count = [0] * 256
         self.moves = 0
+        self.rounds = 0
         self.queue = [0] * 512
         self.card_holder = [-1] * 512
         self.opts = [0] * 512
@@ -280,9 +283,18 @@ class Kernel:
         return played
 
     @cython.cfunc
+    def tick(self) -> cython.int:
+        """Count a loop round: a turn that loops without end is a rules error, not a hang."""
+        self.rounds += 1
+        if self.rounds > LOOP_LIMIT:
+            raise RuleError(f"a loop ran more than {LOOP_LIMIT} rounds in one turn")
+        return 0
+
+    @cython.cfunc
     def run_turn(self, p: cython.int) -> cython.int:
         """One turn of p: the turn rules until they end (or end the game)."""
         self.current = p
+        self.rounds = 0
         self.turn += 1
         if self.tracing:
             self.trace_lines.append(f"turn {self.turn} p{p + 1} cash={self.cash[p]}")

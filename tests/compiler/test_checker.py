@@ -152,6 +152,8 @@ def test_optional_cannot_be_used_as_a_value(editions):
         "if o != none and o != p { need(o) }",
         "while o != none { need(o)\n o = s1.owner }",
         "let x = if o != none then 1 else 0\n need(some(o))",
+        "if o == none { return }\n need(o)",  # after an early return
+        "if o == none { end turn }\n need(o)",
     ],
 )
 def test_narrowing(editions, body):
@@ -169,6 +171,7 @@ def test_narrowing(editions, body):
         "if o == none { need(o) }",
         "if o != none or true { need(o) }",
         "if o != none { o = s1.owner\n need(o) }",  # an assignment ends the narrowing
+        "if o == none { log(\"none\") }\n need(o)",  # the branch does not always return
         "while o != none { o = s1.owner\n need(o) }",
     ],
 )

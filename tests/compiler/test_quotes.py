@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from boardrules.compiler.diagnostics import Reporter
-from boardrules.compiler.quotes import all_quotes, check_quotes, rulebook_path
+from boardrules.compiler.quotes import check_quotes, quoted_units, rulebook_path
 from boardrules.compiler.rulebook import Rulebook, fold, load_rulebook
 
 
@@ -116,8 +116,11 @@ def test_quotes_are_checked_wherever_they_are_attached(editions):
         'set a = 2 quote "bad 12"\n'
     )
     symbols, _ = editions.collect(body)
-    assert sorted(q.text for q in all_quotes(symbols)) == sorted(
+    units = quoted_units(symbols)
+    assert sorted(q.text for quotes in units.values() for q in quotes) == sorted(
         f"bad {i}" for i in range(1, 13))
+    assert {"a", "player_b", "g", "c", "luck", "six", "d", "turn", "game_turn_limit", "r",
+            "e"} <= set(units)
     reporter = Reporter()
     check_quotes(symbols, editions.root / "ed" / "ed.rules", reporter)
     assert len(reporter.errors) == 12

@@ -188,3 +188,20 @@ def test_compiled_copy_continues_identically(disney_compiled):
     assert twin.players_cash() == game.players_cash()
     assert twin.counter_values() == game.counter_values()
     assert twin.turn == game.turn
+
+
+def test_a_loop_without_end_is_a_rules_error(tmp_path):
+    """A `while` that never ends stops with a RuleError on both backends, not a hang."""
+    from boardrules.runtime.loader import load_module
+
+    edition = tmp_path / "loop" / "loop.rules"
+    edition.parent.mkdir()
+    (edition.parent / "rulebook.txt").write_text("Loop\n\nEach turn, wait.\n")
+    edition.write_text('edition "Loop" { rulebook "rulebook.txt" players 2 to 2 }\n'
+                       'enum kind { plain }\nboard { space a "A" plain }\n'
+                       'rule turn { quote "Each turn, wait." on turn(p: player) '
+                       '{ while true { } } }\n')
+    module = load_module(str(edition), "interpreted")
+    game = module.Game(2)
+    with pytest.raises(module.RuleError, match="more than 1000000 rounds"):
+        game.play(1)

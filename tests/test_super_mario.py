@@ -1,0 +1,67 @@
+"""The Super Mario Celebration edition: both backends agree on whole games, with the
+sound unit and without it, and games among default players end by the rules.
+
+The edition's scenarios (one or more per rule, from the rules file) run in
+tests/test_scenarios.py; these tests look at whole games.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from boardrules.harness.simulate import game_seed
+from boardrules.runtime.loader import load_module
+
+EDITION = "super_mario_celebration"
+VARIANTS = {"with sound": {}, "without sound": {"without_sound": True}}
+
+
+@pytest.fixture(scope="module")
+def compiled():
+    return load_module(EDITION, "compiled")
+
+
+@pytest.fixture(scope="module")
+def interpreted():
+    return load_module(EDITION, "interpreted")
+
+
+@pytest.mark.parametrize("options", VARIANTS.values(), ids=VARIANTS.keys())
+def test_backends_give_identical_traces(interpreted, compiled, options):
+    for index in range(20):
+        seed = game_seed(7, index)
+        games = [module.Game(4, seed=seed, trace=True, options=options)
+                 for module in (interpreted, compiled)]
+        for game in games:
+            game.play()
+        a, b = games[0].trace(), games[1].trace()
+        assert len(a) > 100, "a whole game leaves a long trace"
+        if a != b:
+            first = next(i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y)
+            pytest.fail(f"seed {seed}, {options}: traces differ at line {first}: "
+                        f"{a[first]!r} != {b[first]!r}")
+        assert games[0].payments() == games[1].payments()
+        assert games[0].counter_values() == games[1].counter_values()
+
+
+def test_the_variants_play_differently(compiled):
+    """The option reaches the game: the same seed plays another game without sound."""
+    seed = game_seed(7, 0)
+    with_sound = compiled.Game(4, seed=seed, trace=True)
+    without = compiled.Game(4, seed=seed, trace=True, options={"without_sound": True})
+    with_sound.play()
+    without.play()
+    assert any("roll sound=" in str(line) for line in with_sound.trace())
+    assert not any("roll sound=" in str(line) for line in without.trace())
+
+
+@pytest.mark.parametrize("options", VARIANTS.values(), ids=VARIANTS.keys())
+def test_default_games_end_by_bankruptcy(compiled, options):
+    for players in (2, 4, 6):
+        for index in range(20):
+            game = compiled.Game(players, seed=game_seed(3, index), options=options)
+            game.play()
+            assert game.over and not game.capped, f"{players} players, game {index}"
+            # the game ends when, and only when, one player is left: the winner
+            assert game.n_alive == 1
+            assert game.alive_of(game.winner())
