@@ -58,3 +58,17 @@ def test_a_whole_game_played_through_the_api_ends(disney_compiled):
     assert state.is_over
     assert len(state.scores()) == 2
     assert state.winner() in (0, 1)
+
+
+def test_resuming_from_a_turn_checkpoint_equals_a_full_replay(disney_compiled):
+    """apply() resumes from the start of the turn; the result is that of a replay."""
+    state = GameState(disney_compiled, 3, seed=21, turn_cap=120)
+    for step in range(200):
+        if state.is_over:
+            break
+        legal = state.legal_actions()
+        state.apply(legal[(step * 7) % len(legal)])
+        if step % 40 == 39:
+            fresh = GameState(disney_compiled, 3, seed=21, actions=state.actions, turn_cap=120)
+            assert fresh.snapshot() == state.snapshot()
+            assert fresh.legal_actions() == state.legal_actions()

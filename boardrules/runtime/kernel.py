@@ -674,6 +674,10 @@ class Kernel:
         self.forced.setdefault(decision, []).extend(int(a) for a in answers)
         self.n_forced += len(answers)
 
+    def script_consumed(self) -> int:
+        """How many actions of the replay script have been used."""
+        return self.script_pos
+
     def set_script(self, actions) -> None:
         """Replay these actions, in order, at the next external decisions."""
         self.script = [int(a) for a in actions]

@@ -3,8 +3,9 @@
 The rules run as straight-line code that asks for decisions as it goes, so a
 state is defined by (players, seed, the actions taken so far). `apply` records
 the action and replays the game up to the next decision nobody inside the
-module takes; replays are deterministic (same seed, same actions) and cheap in
-the compiled backend. `clone()` is therefore exact.
+module takes. Replays are deterministic (same seed, same actions), so
+`clone()` is exact; they resume from a copy of the game taken at the start of
+the current turn, so an action costs one turn's replay, not the whole game's.
 """
 
 from __future__ import annotations
@@ -29,14 +30,23 @@ class GameState:
         self.turn_cap = module.TURN_LIMIT if turn_cap is None else turn_cap
         self.actions: list[int] = list(actions or [])
         self.options = dict(options or {})
+        self._checkpoint = None  # (a copy of the game at a turn's start, actions used by then)
         self._replay()
 
     def _replay(self) -> None:
-        game = self.module.Game(self.n_players, seed=self.seed, turn_cap=self.turn_cap,
-                                policies=["external"] * self.n_players, options=self.options)
-        game.set_script(self.actions)
+        if self._checkpoint is None:
+            game = self.module.Game(self.n_players, seed=self.seed, turn_cap=self.turn_cap,
+                                    policies=["external"] * self.n_players,
+                                    options=self.options)
+            used = 0
+        else:
+            saved, used = self._checkpoint
+            game = saved.copy()
+        game.set_script(self.actions[used:])
         try:
-            game.play()
+            while not game.over:
+                game.play(1)
+                self._checkpoint = (game.copy(), used + game.script_consumed())
             self._pending = None
         except self.module.Suspend:
             self._pending = game.pending
