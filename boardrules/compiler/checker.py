@@ -903,6 +903,10 @@ class Checker:
             return ir.Builtin(INT, "turn")
         if name == "players_count":
             return ir.Builtin(INT, "players_count")
+        if name == "game_over":
+            return ir.Builtin(BOOL, "game_over")
+        if name == "winner":
+            return ir.Builtin(Type("player", True), "winner")
         if name == "bank":
             return ir.Const(Type("player", True), -1)
         if name in s.params:

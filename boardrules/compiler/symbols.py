@@ -22,7 +22,7 @@ KERNEL_EVENTS: dict[str, tuple[tuple[str, Type], ...]] = {
     "land": (("p", Type("player")), ("s", Type("space"))),
 }
 
-BUILTIN_VALUES = {"current", "turn", "bank", "players_count"}
+BUILTIN_VALUES = {"current", "turn", "bank", "players_count", "game_over", "winner"}
 SCALAR_TYPES = {"int": "int", "money": "int", "bool": "bool", "str": "str", "deck": "deck"}
 OVERRIDABLE = (ast.RuleDecl, ast.ProcDecl, ast.DecisionDecl)
 

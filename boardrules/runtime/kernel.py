@@ -310,11 +310,16 @@ class Kernel:
         """Play one turn of seat p now, out of the normal order (scenarios)."""
         self.start()
         self.run_turn(p)
+        if self.game_over():
+            self.over = True
 
-    def winner(self) -> int:
+    @cython.ccall
+    def winner(self) -> cython.int:
         """The seat with the highest score among the players still in (first seat on ties)."""
-        best: int = -1
-        best_score: int = 0
+        best: cython.int = -1
+        best_score: cython.int = 0
+        value: cython.int
+        p: cython.int
         for p in range(self.n_players):
             if not self.alive[p]:
                 continue
