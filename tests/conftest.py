@@ -46,3 +46,39 @@ def same_game(a, b, label: str = "") -> None:
 @pytest.fixture
 def assert_same_game():
     return same_game
+
+
+@pytest.fixture(scope="module")
+def compiled(request):
+    """The compiled module of the edition named by the test module's EDITION."""
+    return load_module(request.module.EDITION, "compiled")
+
+
+@pytest.fixture(scope="module")
+def interpreted(request):
+    """The interpreted module of the edition named by the test module's EDITION."""
+    return load_module(request.module.EDITION, "interpreted")
+
+
+def play_on_both(interpreted, compiled, players: int, seed: int, **kwargs) -> list:
+    """The same game, traced and played to its end on each backend."""
+    games = [module.Game(players, seed=seed, trace=True, **kwargs)
+             for module in (interpreted, compiled)]
+    for game in games:
+        game.play()
+    return games
+
+
+def default_seat_wins(module, games: int, cap_allowed: bool = False) -> int:
+    """Games won by one default seat (rotating) against random seats; each game must end,
+    by the rules unless `cap_allowed`."""
+    wins = 0
+    for seed in range(games):
+        seat = seed % 4
+        policies = ["random"] * 4
+        policies[seat] = "default"
+        game = module.Game(4, seed=seed, policies=policies)
+        game.play()
+        assert game.over and (cap_allowed or not game.capped), f"seed {seed}: did not end"
+        wins += game.winner() == seat
+    return wins

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest import play_on_both
 
 from boardrules.harness.simulate import game_seed
 
@@ -12,10 +13,7 @@ SEEDS = [game_seed(7, i) for i in range(50)]
 def test_fifty_seeded_games_give_identical_traces(disney_interpreted, disney_compiled,
                                                   assert_same_game):
     for seed in SEEDS:
-        interpreted = disney_interpreted.Game(4, seed=seed, trace=True)
-        compiled = disney_compiled.Game(4, seed=seed, trace=True)
-        interpreted.play()
-        compiled.play()
+        interpreted, compiled = play_on_both(disney_interpreted, disney_compiled, 4, seed)
         assert len(interpreted.trace()) > 100, "a whole game leaves a long trace"
         assert_same_game(interpreted, compiled, f"seed {seed}")
 
@@ -23,10 +21,8 @@ def test_fifty_seeded_games_give_identical_traces(disney_interpreted, disney_com
 @pytest.mark.parametrize("policy", ["random", "default"])
 def test_identical_with_each_builtin_policy(disney_interpreted, disney_compiled, policy):
     for seed in SEEDS[:5]:
-        games = [m.Game(3, seed=seed, policies=[policy] * 3, trace=True)
-                 for m in (disney_interpreted, disney_compiled)]
-        for game in games:
-            game.play()
+        games = play_on_both(disney_interpreted, disney_compiled, 3, seed,
+                             policies=[policy] * 3)
         assert games[0].trace() == games[1].trace()
 
 

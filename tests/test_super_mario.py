@@ -8,32 +8,19 @@ tests/test_scenarios.py; these tests look at whole games.
 from __future__ import annotations
 
 import pytest
+from conftest import play_on_both
 
 from boardrules.harness.simulate import game_seed
-from boardrules.runtime.loader import load_module
 
 EDITION = "super_mario_celebration"
 VARIANTS = {"with sound": {}, "without sound": {"without_sound": True}}
-
-
-@pytest.fixture(scope="module")
-def compiled():
-    return load_module(EDITION, "compiled")
-
-
-@pytest.fixture(scope="module")
-def interpreted():
-    return load_module(EDITION, "interpreted")
 
 
 @pytest.mark.parametrize("options", VARIANTS.values(), ids=VARIANTS.keys())
 def test_backends_give_identical_traces(interpreted, compiled, options, assert_same_game):
     for index in range(20):
         seed = game_seed(7, index)
-        games = [module.Game(4, seed=seed, trace=True, options=options)
-                 for module in (interpreted, compiled)]
-        for game in games:
-            game.play()
+        games = play_on_both(interpreted, compiled, 4, seed, options=options)
         assert len(games[0].trace()) > 100, "a whole game leaves a long trace"
         assert_same_game(*games, f"seed {seed}, {options}")
 
