@@ -14,7 +14,7 @@ from pathlib import Path
 from .compiler.build import BuildError, build_extension, write_source
 from .compiler.diagnostics import CompileError
 from .harness.coverage import coverage, format_table, render_html
-from .harness.scenarios import cases, load_edition, run_case
+from .harness.scenarios import run_edition
 from .harness.simulate import ENGINES, SimulationError, format_summary, progress_bar, simulate
 from .runtime.loader import BACKENDS, EditionNotFound, resolve_edition
 
@@ -159,15 +159,9 @@ def cmd_simulate(args) -> int:
     return 0
 
 
-def _outcomes(edition: str, backends: tuple[str, ...]):
-    compilation = load_edition(edition)
-    return compilation, [run_case(compilation, case, backend)
-                         for backend in backends for case in cases(compilation)]
-
-
 def cmd_test(args) -> int:
     backends = (args.backend,) if args.backend else ("interpreted", "compiled")
-    _, outcomes = _outcomes(args.edition, backends)
+    _, outcomes = run_edition(args.edition, backends)
     failed = [o for o in outcomes if not o.passed]
     for outcome in failed:
         print(f"FAILED {outcome.case.test_id} [{outcome.backend}]\n{outcome.message}\n")
@@ -177,7 +171,7 @@ def cmd_test(args) -> int:
 
 
 def cmd_coverage(args) -> int:
-    compilation, outcomes = _outcomes(args.edition, ("interpreted", "compiled"))
+    compilation, outcomes = run_edition(args.edition)
     report = coverage(compilation, outcomes)
     if args.games:
         players = args.players or compilation.program.max_players

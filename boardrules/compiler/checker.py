@@ -366,9 +366,6 @@ class Checker:
             return len(enum.members)
         return max(1, ref.length)
 
-    def _index_type(self, ref: ast.TypeRef) -> Type:
-        return Type(ref.index_enum) if ref.index_enum else INT
-
     def _decks(self) -> tuple[ir.Deck, ...]:
         decks = []
         for name, deck in self.s.decks.items():

@@ -317,11 +317,6 @@ def _int(token: Token, path: str) -> int:
     return value
 
 
-def _split(children: list, *kinds: type) -> list[list]:
-    """Partition children by node type, keeping order within each kind."""
-    return [[c for c in children if isinstance(c, kind)] for kind in kinds]
-
-
 @v_args(meta=True)
 class _ToAst(Transformer_NonRecursive):
     """Lark tree -> frozen AST nodes, spans taken from each rule's meta."""

@@ -127,7 +127,8 @@ def show(module: ModuleType, type_name: str, value) -> str:
 
 
 def run_edition(edition: str, backends: tuple[str, ...] = ("interpreted", "compiled")
-                ) -> list[Outcome]:
+                ) -> tuple[Compilation, list[Outcome]]:
+    """Compile an edition and run every scenario on each backend."""
     compilation = load_edition(edition)
-    return [run_case(compilation, case, backend)
-            for backend in backends for case in cases(compilation)]
+    return compilation, [run_case(compilation, case, backend)
+                         for backend in backends for case in cases(compilation)]
