@@ -109,6 +109,7 @@ class Checker:
         self.n_cards = len(self.card_slots)
         self.rule_index = {name: i for i, name in enumerate(symbols.rules)}
         self.param_values: dict[str, tuple[int, Type]] = {}
+        self.global_names = symbols.global_names()  # fixed once the declarations are collected
         self._evaluating: set[str] = set()
         grid = next(iter(symbols.grids.values()), None)
         self.cell_count = grid.width * grid.height if grid else 0
@@ -727,7 +728,7 @@ class Checker:
             self.report.error(span, f"'{name}' was {article(str(previous))} earlier in this "
                               "function",
                               "use another name")
-        if name in self.s.global_names() and name not in scope.variables:
+        if name in self.global_names and name not in scope.variables:
             self.report.warning(span, f"local '{name}' hides a definition of the same name")
         scope.variables[name] = vtype
         scope.declared[name] = vtype
@@ -939,7 +940,7 @@ class Checker:
         if name in s.dice:
             self.report.error(e.span, f"'{name}' is a die, not a value", f"write roll({name})")
             return ir.Const(ERROR, 0)
-        visible = s.global_names() | set(scope.variables)
+        visible = self.global_names | set(scope.variables)
         self.report.error(e.span, f"unknown name '{name}'", did_you_mean(name, visible))
         return ir.Const(ERROR, 0)
 
