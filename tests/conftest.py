@@ -60,7 +60,7 @@ def interpreted(request):
     return load_module(request.module.EDITION, "interpreted")
 
 
-def play_on_both(interpreted, compiled, players: int, seed: int, **kwargs) -> list:
+def _play_on_both(interpreted, compiled, players: int, seed: int, **kwargs) -> list:
     """The same game, traced and played to its end on each backend."""
     games = [module.Game(players, seed=seed, trace=True, **kwargs)
              for module in (interpreted, compiled)]
@@ -69,7 +69,7 @@ def play_on_both(interpreted, compiled, players: int, seed: int, **kwargs) -> li
     return games
 
 
-def default_seat_wins(module, games: int, cap_allowed: bool = False) -> int:
+def _default_seat_wins(module, games: int, cap_allowed: bool = False) -> int:
     """Games won by one default seat (rotating) against random seats; each game must end,
     by the rules unless `cap_allowed`."""
     wins = 0
@@ -82,3 +82,13 @@ def default_seat_wins(module, games: int, cap_allowed: bool = False) -> int:
         assert game.over and (cap_allowed or not game.capped), f"seed {seed}: did not end"
         wins += game.winner() == seat
     return wins
+
+
+@pytest.fixture
+def play_on_both():
+    return _play_on_both
+
+
+@pytest.fixture
+def default_seat_wins():
+    return _default_seat_wins

@@ -7,14 +7,13 @@ tests/test_scenarios.py; these tests look at whole games.
 from __future__ import annotations
 
 import pytest
-from conftest import default_seat_wins, play_on_both
 
 from boardrules.harness.simulate import game_seed
 
 EDITION = "animal_crossing"
 
 
-def test_default_strategy_beats_random_players(compiled):
+def test_default_strategy_beats_random_players(compiled, default_seat_wins):
     """One default seat against three random ones, the default seat rotating: a fair
     share would be 25% of the wins."""
     games = 500
@@ -34,7 +33,8 @@ def test_default_games_end_by_the_rules(compiled):
 
 
 @pytest.mark.parametrize("policies", [None, ["default", "random", "random", "default"]])
-def test_backends_give_identical_traces(interpreted, compiled, policies, assert_same_game):
+def test_backends_give_identical_traces(interpreted, compiled, policies, assert_same_game,
+                                        play_on_both):
     for index in range(20 if policies is None else 5):
         seed = game_seed(11, index)
         games = play_on_both(interpreted, compiled, 4, seed, policies=policies)

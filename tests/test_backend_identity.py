@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from conftest import play_on_both
 
 from boardrules.harness.simulate import game_seed
 
@@ -11,7 +10,7 @@ SEEDS = [game_seed(7, i) for i in range(50)]
 
 
 def test_fifty_seeded_games_give_identical_traces(disney_interpreted, disney_compiled,
-                                                  assert_same_game):
+                                                  assert_same_game, play_on_both):
     for seed in SEEDS:
         interpreted, compiled = play_on_both(disney_interpreted, disney_compiled, 4, seed)
         assert len(interpreted.trace()) > 100, "a whole game leaves a long trace"
@@ -19,7 +18,8 @@ def test_fifty_seeded_games_give_identical_traces(disney_interpreted, disney_com
 
 
 @pytest.mark.parametrize("policy", ["random", "default"])
-def test_identical_with_each_builtin_policy(disney_interpreted, disney_compiled, policy):
+def test_identical_with_each_builtin_policy(disney_interpreted, disney_compiled, policy,
+                                            play_on_both):
     for seed in SEEDS[:5]:
         games = play_on_both(disney_interpreted, disney_compiled, 3, seed,
                              policies=[policy] * 3)

@@ -8,21 +8,21 @@ tests/test_scenarios.py; these tests look at whole games.
 from __future__ import annotations
 
 import pytest
-from conftest import default_seat_wins, play_on_both
 
 from boardrules.harness.simulate import game_seed
 
 EDITION = "builder"
 
 
-def test_backends_give_identical_traces_for_20_seeds(interpreted, compiled, assert_same_game):
+def test_backends_give_identical_traces_for_20_seeds(interpreted, compiled, assert_same_game,
+                                                     play_on_both):
     for seed in range(20):
         games = play_on_both(interpreted, compiled, 4, seed)
         assert len(games[0].trace()) > 100, "a whole game leaves a long trace"
         assert_same_game(*games, f"seed {seed}")
 
 
-def test_backends_agree_with_random_players(interpreted, compiled, assert_same_game):
+def test_backends_agree_with_random_players(interpreted, compiled, assert_same_game, play_on_both):
     policies = ["default", "random", "random", "default"]
     for index in range(5):
         seed = game_seed(11, index)
@@ -41,7 +41,7 @@ def test_default_games_end_with_the_penthouse(compiled, players):
         assert game.turn < 500
 
 
-def test_default_strategy_beats_random_players(compiled):
+def test_default_strategy_beats_random_players(compiled, default_seat_wins):
     """One default seat against three random ones, the default seat rotating: a fair
     share would be 25% of the wins."""
     games = 200

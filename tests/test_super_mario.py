@@ -8,7 +8,6 @@ tests/test_scenarios.py; these tests look at whole games.
 from __future__ import annotations
 
 import pytest
-from conftest import play_on_both
 
 from boardrules.harness.simulate import game_seed
 
@@ -17,7 +16,8 @@ VARIANTS = {"with sound": {}, "without sound": {"without_sound": True}}
 
 
 @pytest.mark.parametrize("options", VARIANTS.values(), ids=VARIANTS.keys())
-def test_backends_give_identical_traces(interpreted, compiled, options, assert_same_game):
+def test_backends_give_identical_traces(interpreted, compiled, options, assert_same_game,
+                                        play_on_both):
     for index in range(20):
         seed = game_seed(7, index)
         games = play_on_both(interpreted, compiled, 4, seed, options=options)
