@@ -1,0 +1,78 @@
+"""Golden game digests: what seeded games of each edition end with.
+
+An optimization or refactoring must not change a single seeded game. This
+module plays a fixed set of seeded games per edition, variant and built-in
+policy and records, per game, the turn count, the winner, every player's final
+cash and a short hash of the final counters and landing counts. The record of
+the shipped rulesets lives in `tests/golden/game_digests.json`; a test replays
+it, and only a commit that changes a rules file regenerates it:
+
+    python -m boardrules.harness.digests --write tests/golden/game_digests.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+from ..runtime.loader import load_module
+from .simulate import game_seed
+
+GAMES = 200
+PLAYERS = 4
+SEED = 1
+POLICIES = ("default", "random")
+# (edition, options): every shipped edition and each of its variants
+CONFIGURATIONS: tuple[tuple[str, dict[str, int]], ...] = (
+    ("disney_theme_park", {}),
+    ("super_mario_celebration", {}),
+    ("super_mario_celebration", {"without_sound": 1}),
+    ("animal_crossing", {}),
+    ("builder", {}),
+)
+
+
+def configuration_key(edition: str, options: dict[str, int], policy: str) -> str:
+    chosen = ",".join(f"{name}={value}" for name, value in sorted(options.items()))
+    return f"{edition}[{chosen}]/{policy}"
+
+
+def game_record(game) -> str:
+    """One finished game as a line: turns, winner, cash per seat, state hash."""
+    state = hashlib.sha256(repr((game.counter_values(), game.landings(),
+                                 game.holders())).encode()).hexdigest()[:12]
+    cash = " ".join(str(c) for c in game.players_cash())
+    return f"{game.turn} {game.winner()} {cash} {state}"
+
+
+def play_records(edition: str, options: dict[str, int], policy: str, backend: str = "compiled",
+                 games: int = GAMES) -> list[str]:
+    module = load_module(edition, backend)
+    records = []
+    for index in range(games):
+        game = module.Game(PLAYERS, seed=game_seed(SEED, index), policies=[policy] * PLAYERS,
+                           options=options)
+        game.play()
+        records.append(game_record(game))
+    return records
+
+
+def all_records(backend: str = "compiled") -> dict[str, list[str]]:
+    return {configuration_key(edition, options, policy): play_records(edition, options, policy,
+                                                                      backend)
+            for edition, options in CONFIGURATIONS for policy in POLICIES}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Record the golden game digests.")
+    parser.add_argument("--write", metavar="FILE", required=True, type=Path)
+    args = parser.parse_args(argv)
+    args.write.write_text(json.dumps(all_records(), indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
