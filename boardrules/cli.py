@@ -13,8 +13,6 @@ from pathlib import Path
 
 from .compiler.build import BuildError, build_extension, write_source
 from .compiler.diagnostics import CompileError
-from .harness.coverage import coverage, format_table, render_html
-from .harness.scenarios import run_edition
 from .harness.simulate import ENGINES, SimulationError, format_summary, progress_bar, simulate
 from .runtime.loader import BACKENDS, EditionNotFound, resolve_edition
 
@@ -160,6 +158,8 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_test(args) -> int:
+    from .harness.scenarios import run_edition  # the front end: not on simulate's path
+
     backends = (args.backend,) if args.backend else ("interpreted", "compiled")
     _, outcomes = run_edition(args.edition, backends)
     failed = [o for o in outcomes if not o.passed]
@@ -171,6 +171,9 @@ def cmd_test(args) -> int:
 
 
 def cmd_coverage(args) -> int:
+    from .harness.coverage import coverage, format_table, render_html
+    from .harness.scenarios import run_edition
+
     compilation, outcomes = run_edition(args.edition)
     report = coverage(compilation, outcomes)
     if args.games:

@@ -1,10 +1,20 @@
 """Pass 6: Cython + the C compiler, into a cache keyed by a content hash.
 
-The key covers the rules files, the rulebook, the templates, the kernel, and
-the versions of boardrules and Cython. A build happens in a private temporary
-folder and is moved into place with one atomic rename, so two processes
-compiling the same ruleset cannot corrupt the cache: the loser's copy is
-dropped, and a failed build never replaces a good one.
+The key covers what goes into the module and nothing else: the generated code
+(which embeds the kernel and everything the templates wrote), the versions of
+boardrules, Cython and Python, and the C compiler and its flags. Never a path
+or a source text: the same edition named another way, or checked out
+elsewhere, finds the same artifact, and a comment that changes no generated
+code rebuilds nothing.
+
+A build happens in a private temporary folder and is moved into place with one
+atomic rename, so two processes compiling the same ruleset cannot corrupt the
+cache: the loser's copy is dropped, and a failed build never replaces a good
+one. The C build also runs under an exclusive lock named after the artifact,
+so concurrent processes build it once: the others wait, then find it.
+
+This module is imported on the fast path of loading a cached edition, so it
+imports nothing heavy at module level (no Cython, no compiler front end).
 """
 
 from __future__ import annotations
@@ -13,16 +23,23 @@ import hashlib
 import os
 import re
 import shutil
-import subprocess
 import sys
 import sysconfig
-import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from importlib import resources
+from functools import lru_cache
+from importlib.util import find_spec
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import __version__
-from .pipeline import Compilation
+
+if TYPE_CHECKING:
+    from .pipeline import Compilation
+
+# -O1: measured as fast as -O2 for whole games, and it halves the compile time
+C_FLAGS = ("-shared", "-fPIC", "-O1", "-w")
 
 
 class BuildError(Exception):
@@ -31,6 +48,8 @@ class BuildError(Exception):
 
 @dataclass(frozen=True)
 class Artifact:
+    """One cache entry: a folder holding the generated module and its extension."""
+
     module_name: str
     directory: Path
 
@@ -44,33 +63,64 @@ class Artifact:
 
 
 def cache_root() -> Path:
+    """`$BOARDRULES_CACHE`, else the user's cache folder: shared by every checkout."""
     configured = os.environ.get("BOARDRULES_CACHE")
     if configured:
         return Path(configured)
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "boardrules"
 
 
-def content_key(compilation: Compilation) -> str:
+@lru_cache(maxsize=1)
+def cython_version() -> str:
+    """Cython's version, read without importing Cython (it would slow a cached load)."""
+    spec = find_spec("Cython")
+    if spec is not None and spec.submodule_search_locations:
+        shadow = Path(next(iter(spec.submodule_search_locations))) / "Shadow.py"
+        try:
+            found = re.search(r'^__version__ = "([^"]+)"', shadow.read_text(), re.MULTILINE)
+        except OSError:
+            found = None
+        if found:
+            return found.group(1)
     import Cython
 
+    return Cython.__version__
+
+
+def c_compiler() -> list[str]:
+    """The C compiler command: `$CC`, else the one Python was built with, else gcc."""
+    return (os.environ.get("CC") or sysconfig.get_config_var("CC") or "gcc").split()
+
+
+def toolchain() -> tuple[str, ...]:
+    """What besides the generated code decides the built module: versions and C flags."""
+    return (__version__, cython_version(), sys.version, " ".join(c_compiler()), *C_FLAGS)
+
+
+def content_key(compilation: Compilation) -> str:
+    """A hash of what goes into the module: the generated code and the toolchain.
+
+    Comment lines are left out: they name rules-file lines, which move when a scenario
+    above them grows, and a comment changes nothing that is built. (A cached module may
+    then show an older line number in a comment.)"""
+    code = "\n".join(line for line in compilation.code.splitlines()
+                     if not line.lstrip().startswith("#"))
     digest = hashlib.sha256()
-    for part in (__version__, Cython.__version__, sys.version, compilation.code):
+    for part in (*toolchain(), code):
         digest.update(part.encode())
         digest.update(b"\0")
-    for path, text in sorted((compilation.sources.texts if compilation.sources else {}).items()):
-        digest.update(Path(path).name.encode() + b"\0" + text.encode() + b"\0")
-    if compilation.rulebook is not None:
-        digest.update(compilation.rulebook.text.encode())
-    templates = resources.files("boardrules.compiler").joinpath("templates")
-    for entry in sorted(templates.iterdir(), key=lambda e: e.name):
-        digest.update(entry.read_bytes())
     return digest.hexdigest()[:16]
 
 
+def artifact_named(module_name: str) -> Artifact:
+    """The cache entry of that name (it may not exist yet)."""
+    return Artifact(module_name, cache_root() / module_name)
+
+
 def artifact_for(compilation: Compilation) -> Artifact:
+    """Where the compilation's module lives in the cache."""
     stem = re.sub(r"[^A-Za-z0-9_]", "_", compilation.edition)
-    name = f"br_{stem}_{content_key(compilation)}"
-    return Artifact(name, cache_root() / name)
+    return artifact_named(f"br_{stem}_{content_key(compilation)}")
 
 
 def write_source(compilation: Compilation) -> Artifact:
@@ -83,7 +133,11 @@ def write_source(compilation: Compilation) -> Artifact:
 
 def build_extension(compilation: Compilation) -> Artifact:
     """Compile the module with Cython and the C compiler, unless the cache has it."""
-    artifact = write_source(compilation)
+    return ensure_extension(write_source(compilation))
+
+
+def ensure_extension(artifact: Artifact) -> Artifact:
+    """Build the extension of a cached source once, however many processes ask at once."""
     if artifact.extension.is_file():
         return artifact
 
@@ -91,11 +145,32 @@ def build_extension(compilation: Compilation) -> Artifact:
         shutil.copy2(artifact.source, tmp / artifact.source.name)
         _compile(tmp / artifact.source.name, tmp / artifact.extension.name)
 
-    _publish(artifact, build, replace_existing_dir=True)
+    with _locked(artifact):
+        if not artifact.extension.is_file():  # another process may have built it meanwhile
+            _publish(artifact, build, replace_existing_dir=True)
     return artifact
 
 
-def _publish(artifact: Artifact, make, replace_existing_dir: bool = False) -> None:
+@contextmanager
+def _locked(artifact: Artifact) -> Iterator[None]:
+    """Hold an exclusive lock on <cache>/<artifact>.lock (left in place: deleting a lock
+    file that another process is waiting on would let a third one in)."""
+    import fcntl
+
+    root = artifact.directory.parent
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / f"{artifact.module_name}.lock", "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _publish(artifact: Artifact, make: Callable[[Path], object],
+             replace_existing_dir: bool = False) -> None:
+    import tempfile
+
     root = artifact.directory.parent
     root.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{artifact.module_name}.", dir=root))
@@ -121,19 +196,19 @@ def _compile(source: Path, extension: Path) -> None:
     cython_cmd = [sys.executable, "-m", "cython", "-3", "--fast-fail", "-o", str(c_file),
                   str(source)]
     _run(cython_cmd, "Cython")
-    compiler = os.environ.get("CC") or sysconfig.get_config_var("CC") or "gcc"
-    compiler_cmd = compiler.split()
+    compiler_cmd = c_compiler()
     if shutil.which(compiler_cmd[0]) is None:
         raise BuildError(
             f"no C compiler found ('{compiler_cmd[0]}'): install gcc, or use --backend interpreted"
         )
     include = sysconfig.get_paths()["include"]
-    # -O1: measured as fast as -O2 for whole games, and it halves the compile time
-    flags = ["-shared", "-fPIC", "-O1", "-w", f"-I{include}"]
+    flags = [*C_FLAGS, f"-I{include}"]
     _run([*compiler_cmd, *flags, "-o", str(extension), str(c_file)], "the C compiler")
 
 
 def _run(command: list[str], what: str) -> None:
+    import subprocess
+
     try:
         result = subprocess.run(command, capture_output=True, text=True)
     except OSError as exc:

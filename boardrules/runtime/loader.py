@@ -3,6 +3,11 @@
 `interpreted` imports the generated .py with CPython; `compiled` imports the
 Cython extension built from the very same file. Editions are named either by a
 path to a .rules file or by a folder name under the rulesets directory.
+
+An edition compiled before loads through the source index (compiler/index.py)
+without running the front end: this module and what it imports at module level
+stay light (no Lark, Jinja2 or Cython), so a cached load costs little more
+than the import of the module itself.
 """
 
 from __future__ import annotations
@@ -12,9 +17,19 @@ import importlib.util
 import os
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
-from ..compiler.build import build_extension, write_source
-from ..compiler.pipeline import Compilation, compile_rules
+from ..compiler import index
+from ..compiler.build import (
+    Artifact,
+    artifact_named,
+    build_extension,
+    ensure_extension,
+    write_source,
+)
+
+if TYPE_CHECKING:
+    from ..compiler.pipeline import Compilation
 
 BACKENDS = ("compiled", "interpreted")
 _loaded: dict[tuple[str, str], ModuleType] = {}
@@ -50,20 +65,37 @@ def resolve_edition(name_or_path: str) -> Path:
 
 
 def load_module(name_or_path: str, backend: str = "compiled") -> ModuleType:
-    """Compile (cached) and import the edition's module for the backend."""
+    """Import the edition's module for the backend: straight from the cache when the
+    source index knows its files, else compiled (cached) through the front end."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend '{backend}': choose {' or '.join(BACKENDS)}")
-    compilation = compile_rules(resolve_edition(name_or_path))
-    return import_compilation(compilation, backend)
+    path = resolve_edition(name_or_path)
+    cached = index.lookup(path)
+    if cached is not None:
+        artifact = artifact_named(cached)
+        if artifact.source.is_file():
+            return _import(artifact, backend)
+    from ..compiler.pipeline import compile_rules
+
+    return import_compilation(compile_rules(path), backend)
 
 
 def import_compilation(compilation: Compilation, backend: str) -> ModuleType:
+    """Import a compilation's module (building it when needed) and index its files."""
     if backend == "compiled":
         artifact = build_extension(compilation)
+    else:
+        artifact = write_source(compilation)
+    index.record(compilation, artifact.module_name)
+    return _import(artifact, backend)
+
+
+def _import(artifact: Artifact, backend: str) -> ModuleType:
+    if backend == "compiled":
+        ensure_extension(artifact)
         path, name = artifact.extension, artifact.module_name
         loader = importlib.machinery.ExtensionFileLoader(name, str(path))
     else:
-        artifact = write_source(compilation)
         path, name = artifact.source, artifact.module_name + "_interpreted"
         loader = importlib.machinery.SourceFileLoader(name, str(path))
     key = (str(path), backend)

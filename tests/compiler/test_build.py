@@ -54,34 +54,61 @@ def test_key_is_stable(tiny_copy):
     assert key_of(tiny_copy) == key
 
 
-def test_key_changes_with_the_rules_text_even_a_comment(tiny_copy):
+SCENARIO = """
+scenario "everyone starts with the cash" for start_cash {
+  players 2
+  expect p1.cash == 100
+}
+"""
+
+
+def test_key_follows_the_generated_code_not_the_rules_text(tiny_copy):
+    """A comment changes no generated code, so no key; a changed value does."""
+    before_code = compile_rules(tiny_copy).code
     before = key_of(tiny_copy)
     original = tiny_copy.read_text()
     tiny_copy.write_text(original + "\n# a comment changes no generated code\n")
-    commented = key_of(tiny_copy)
-    assert commented != before
+    assert compile_rules(tiny_copy).code == before_code
+    assert key_of(tiny_copy) == before
     tiny_copy.write_text(original.replace("set start_cash = 100", "set start_cash = 101"))
     changed = key_of(tiny_copy)
-    assert changed not in (before, commented)
+    assert changed != before
     tiny_copy.write_text(original)
     assert key_of(tiny_copy) == before
 
 
-def test_key_changes_with_the_library_and_the_rulebook(tiny_copy):
+def test_key_follows_the_library_code_but_not_the_rulebook(tiny_copy):
+    """Only what goes into the module counts: the rulebook is checked, never compiled in."""
     before = key_of(tiny_copy)
     library = tiny_copy.parent.parent / "lib" / "tinylib.rules"
-    library.write_text(library.read_text() + "\n# library comment\n")
+    original = library.read_text()
+    library.write_text(original + "\n# library comment\n")
+    assert key_of(tiny_copy) == before
+    library.write_text(original.replace("param salary: money = 10", "param salary: money = 11"))
     with_library = key_of(tiny_copy)
     assert with_library != before
     rulebook = tiny_copy.parent / "rulebook.txt"
     rulebook.write_text(rulebook.read_text() + "\nAn appendix.\n")
-    assert key_of(tiny_copy) not in (before, with_library)
+    assert key_of(tiny_copy) == with_library
+
+
+def test_key_follows_the_toolchain(tiny_copy, monkeypatch):
+    compilation = compile_rules(tiny_copy)
+    before = build.content_key(compilation)
+    monkeypatch.setattr(build, "C_FLAGS", (*build.C_FLAGS, "-DNDEBUG"))
+    with_flags = build.content_key(compilation)
+    assert with_flags != before
+    monkeypatch.setenv("CC", "some-other-cc")
+    assert build.content_key(compilation) not in (before, with_flags)
 
 
 def test_key_does_not_depend_on_where_the_files_are(tiny_copy, tmp_path):
+    tiny_copy.write_text(tiny_copy.read_text() + SCENARIO)  # scenarios name their file
     elsewhere = tmp_path / "elsewhere"
     shutil.copytree(tiny_copy.parent.parent, elsewhere)
     assert key_of(elsewhere / "tiny" / "tiny.rules") == key_of(tiny_copy)
+    code = compile_rules(tiny_copy).code
+    assert str(tmp_path) not in code and str(ROOT) not in code
 
 
 def test_artifact_lives_in_the_configured_cache(cache, tiny_copy):
@@ -191,9 +218,9 @@ def test_failed_build_keeps_the_good_copy(cache, tiny_copy):
 
 
 def test_compile_reports_a_missing_c_compiler(cache, tiny_copy, monkeypatch):
+    monkeypatch.setenv("CC", "no-such-compiler-boardrules")  # part of the key: set it first
     compilation = compile_rules(tiny_copy)
     artifact = build.write_source(compilation)
-    monkeypatch.setenv("CC", "no-such-compiler-boardrules")
     monkeypatch.setattr(build, "_run", lambda command, what: None)  # skip Cython itself
     with pytest.raises(build.BuildError, match="no C compiler found"):
         build.build_extension(compilation)
@@ -216,9 +243,6 @@ def import_file(name: str, path: Path, extension: bool):
 def test_build_extension_of_the_tiny_edition(cache, tiny_copy, monkeypatch):
     """The one real build: Cython + C into the cache, next to the published source."""
     compilation = compile_rules(tiny_copy)
-    key = build.content_key(compilation)
-    # the key also hashes the templates on disk: pin it, should they be edited meanwhile
-    monkeypatch.setattr(build, "content_key", lambda c: key)
     source_artifact = build.write_source(compilation)
     inode = source_artifact.source.stat().st_ino
     artifact = build.build_extension(compilation)

@@ -1,0 +1,135 @@
+"""The source index: which cached artifact a set of source files compiles to.
+
+Finding an edition's artifact by its content key needs the generated code, so
+the whole front end (Lark, the checker, Jinja2). The index skips it for an
+edition compiled before: an entry, named by a hash of the edition file (its
+name and bytes) and of the toolchain, lists the other files that went into
+the compilation (libraries, the rulebook: relative to the edition's folder, so
+every clone agrees) and, for a hash of all their bytes, the artifact they made.
+A load hashes the edition file, reads the entry's list, hashes those files and,
+when the hash matches, imports the artifact directly.
+
+The toolchain hash covers the compiler's own sources (front end, templates,
+grammar, kernel) besides the versions, so editing boardrules without bumping
+its version cannot serve a stale module. An unreadable or damaged entry is
+only a miss: the front end runs and writes it again.
+
+Imported on the fast path: standard library only, nothing heavy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .build import cache_root, toolchain
+
+if TYPE_CHECKING:
+    from .pipeline import Compilation
+
+PACKAGE = Path(__file__).resolve().parents[1]
+# what decides the generated code, besides the rules files
+TOOLCHAIN_SOURCES = ("compiler", "grammar", "runtime/kernel.py", "__init__.py")
+TOOLCHAIN_SUFFIXES = (".py", ".j2", ".lark")
+KEPT = 8  # records per edition file: clones with different libraries, recent first
+
+
+@lru_cache(maxsize=1)
+def _toolchain_digest() -> bytes:
+    """The versions and C flags, and the bytes of every source of the compiler."""
+    digest = hashlib.sha256("\0".join(toolchain()).encode())
+    files: list[Path] = []
+    for name in TOOLCHAIN_SOURCES:
+        path = PACKAGE / name
+        if path.is_dir():
+            files += [p for p in path.rglob("*")
+                      if p.suffix in TOOLCHAIN_SUFFIXES and "__pycache__" not in p.parts]
+        elif path.is_file():
+            files.append(path)
+    for path in sorted(files):
+        data = path.read_bytes()
+        digest.update(f"\0{path.relative_to(PACKAGE).as_posix()}\0{len(data)}\0".encode())
+        digest.update(data)
+    return digest.digest()
+
+
+def _entry_file(name: str, text: str) -> Path:
+    """The entry of the edition file of that name (as given, it names the module) and text."""
+    digest = hashlib.sha256(_toolchain_digest())
+    digest.update(f"{name}\0".encode() + text.encode())
+    return cache_root() / "index" / f"{digest.hexdigest()[:24]}.json"
+
+
+def _inputs_digest(texts: list[tuple[str, str]]) -> str:
+    """A hash of the input files' texts (as the front end reads them), each under its
+    path relative to the edition."""
+    digest = hashlib.sha256()
+    for name, text in texts:
+        data = text.encode()
+        digest.update(f"{name}\0{len(data)}\0".encode())
+        digest.update(data)
+    return digest.hexdigest()
+
+
+def _read(entry: Path) -> list[dict]:
+    try:
+        records = json.loads(entry.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return records if isinstance(records, list) else []
+
+
+def lookup(edition: Path) -> str | None:
+    """The name of the artifact the edition compiled to last time, if its files are
+    unchanged since; None when the front end must run."""
+    try:
+        entry = _entry_file(edition.name, edition.read_text(encoding="utf-8"))
+        edition = edition.resolve()
+    except (OSError, UnicodeDecodeError):
+        return None
+    for record in _read(entry):
+        try:
+            inputs, digest, artifact = record["inputs"], record["digest"], record["artifact"]
+            texts = [(name, (edition.parent / name).read_text(encoding="utf-8"))
+                     for name in inputs]
+            if _inputs_digest(texts) == digest:
+                return str(artifact)
+        except (OSError, UnicodeDecodeError, KeyError, TypeError):
+            continue
+    return None
+
+
+def input_texts(compilation: Compilation) -> list[tuple[str, str]]:
+    """The files besides the edition that went into the compilation, with their texts:
+    the libraries it imports and its rulebook, named relative to the edition's folder."""
+    folder = compilation.path.resolve().parent
+    edition = str(compilation.path)
+    found = [(Path(p), text) for p, text in
+             (compilation.sources.texts if compilation.sources else {}).items() if p != edition]
+    if compilation.rulebook is not None:
+        found.append((compilation.rulebook.path, compilation.rulebook.text))
+    return [(Path(os.path.relpath(p.resolve(), folder)).as_posix(), text) for p, text in found]
+
+
+def record(compilation: Compilation, artifact: str) -> None:
+    """Remember that the compilation's files make `artifact` (best effort: the index
+    only saves time, so a read-only cache or a race loses nothing)."""
+    if compilation.sources is None:
+        return
+    try:
+        entry = _entry_file(compilation.path.name,
+                            compilation.sources.texts[str(compilation.path)])
+        texts = input_texts(compilation)
+        new = {"inputs": [name for name, _ in texts], "digest": _inputs_digest(texts),
+               "artifact": artifact}
+        records = [new, *(r for r in _read(entry) if r != new)][:KEPT]
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        tmp = entry.with_name(f".{entry.name}.{os.getpid()}")
+        tmp.write_text(json.dumps(records, indent=1), encoding="utf-8")
+        os.replace(tmp, entry)
+    except (OSError, KeyError):
+        pass

@@ -1,0 +1,151 @@
+"""The cache seen from the loader: one entry per content, the source index, one build."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from boardrules.compiler import pipeline
+from boardrules.compiler.diagnostics import CompileError
+from boardrules.runtime import loader
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures"
+HEAVY = ("lark", "jinja2", "Cython", "cython")
+HAS_CC = shutil.which(os.environ.get("CC", "gcc").split()[0]) is not None
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch) -> Path:
+    root = tmp_path / "cache"
+    monkeypatch.setenv("BOARDRULES_CACHE", str(root))
+    return root
+
+
+def clone(where: Path) -> Path:
+    """A copy of the tiny edition and its library laid out as rulesets/ is; its .rules."""
+    shutil.copytree(FIXTURES / "tiny", where / "rulesets" / "tiny")
+    shutil.copytree(FIXTURES / "lib", where / "rulesets" / "lib")
+    return where / "rulesets" / "tiny" / "tiny.rules"
+
+
+@pytest.fixture
+def front_end_runs(monkeypatch) -> list[Path]:
+    """The editions the front end compiled (the loader imports it lazily, by name)."""
+    runs: list[Path] = []
+    real = pipeline.compile_rules
+
+    def counting(path, *args, **kwargs):
+        runs.append(Path(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "compile_rules", counting)
+    return runs
+
+
+def artifacts(cache: Path) -> list[str]:
+    return sorted(p.name for p in cache.iterdir() if p.is_dir() and p.name.startswith("br_"))
+
+
+def test_one_cache_entry_however_the_edition_is_named(cache, tmp_path, monkeypatch,
+                                                      front_end_runs):
+    """Relative, absolute, from elsewhere, a second clone, by name: one artifact, whether
+    the front end runs (empty index) or the index answers."""
+    first = clone(tmp_path / "clone1")
+    second = clone(tmp_path / "elsewhere" / "clone2")
+    monkeypatch.setenv("BOARDRULES_RULESETS", str(first.parent.parent))
+    namings = [  # (working directory, name)
+        (tmp_path / "clone1", "rulesets/tiny/tiny.rules"),
+        (tmp_path, str(first)),
+        (tmp_path / "clone1" / "rulesets" / "lib", "../tiny/tiny.rules"),
+        (tmp_path, str(second)),
+        (tmp_path, "tiny"),
+    ]
+    files = set()
+    for use_index in (False, True):
+        for cwd, name in namings:
+            if not use_index:
+                shutil.rmtree(cache / "index", ignore_errors=True)
+            monkeypatch.chdir(cwd)
+            files.add(loader.load_module(name, "interpreted").__file__)
+    assert len(front_end_runs) == len(namings)  # the second round came from the index
+    assert len(files) == 1
+    assert artifacts(cache) == [Path(files.pop()).parent.name]
+
+
+def test_a_cached_edition_loads_without_the_front_end(cache, tmp_path, front_end_runs):
+    edition = clone(tmp_path)
+    first = loader.load_module(str(edition), "interpreted")
+    assert len(front_end_runs) == 1
+    assert loader.load_module(str(edition), "interpreted") is first
+    assert len(front_end_runs) == 1
+
+    library = edition.parent.parent / "lib" / "tinylib.rules"
+    library.write_text(library.read_text() + "\n# a comment: same code, same module\n")
+    assert loader.load_module(str(edition), "interpreted") is first
+    assert len(front_end_runs) == 2  # a changed input: checked again
+    assert loader.load_module(str(edition), "interpreted") is first
+    assert len(front_end_runs) == 2  # ... and indexed again
+
+    rulebook = edition.parent / "rulebook.txt"
+    rulebook.write_text(rulebook.read_text().replace("toll", "fee"))
+    with pytest.raises(CompileError):  # the rulebook no longer has the quote
+        loader.load_module(str(edition), "interpreted")
+
+    rulebook.write_text((FIXTURES / "tiny" / "rulebook.txt").read_text())
+    edition.write_text(edition.read_text().replace("start_cash = 100", "start_cash = 90"))
+    changed = loader.load_module(str(edition), "interpreted")
+    assert changed is not first and changed.__file__ != first.__file__
+    assert len(artifacts(cache)) == 2
+
+
+def test_a_damaged_index_is_only_a_miss(cache, tmp_path, front_end_runs):
+    edition = clone(tmp_path)
+    first = loader.load_module(str(edition), "interpreted")
+    (entry,) = (cache / "index").iterdir()
+    entry.write_text("{not json")
+    assert loader.load_module(str(edition), "interpreted") is first
+    assert len(front_end_runs) == 2
+    assert loader.load_module(str(edition), "interpreted") is first
+    assert len(front_end_runs) == 2
+
+
+def run_python(code: str, env: dict[str, str], cwd: Path) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", code], env=env, cwd=cwd, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+@pytest.mark.skipif(not HAS_CC, reason="no C compiler")
+def test_concurrent_builds_compile_once(tmp_path):
+    """Two processes load the same edition into an empty cache: the C compiler runs once,
+    and a later process loads it without importing the front end or Cython."""
+    edition = clone(tmp_path)
+    log = tmp_path / "cc.log"
+    wrapper = tmp_path / "cc"
+    # a C compiler that records each run, and is slow enough that the builds overlap
+    wrapper.write_text(f'#!/bin/sh\necho run >> "{log}"\nsleep 1\n'
+                       f'exec {os.environ.get("CC", "gcc")} "$@"\n')
+    wrapper.chmod(0o755)
+    env = dict(os.environ, BOARDRULES_CACHE=str(tmp_path / "cache"), CC=str(wrapper))
+    load = (f"from boardrules.runtime.loader import load_module\n"
+            f"print(load_module({str(edition)!r}).__file__)\n")
+    builders = [run_python(load, env, tmp_path) for _ in range(2)]
+    results = [(p.communicate(timeout=600), p.returncode) for p in builders]
+    for (_, err), code in results:
+        assert code == 0, err
+    assert len({out for (out, _), _ in results}) == 1
+    assert log.read_text().splitlines() == ["run"]
+    cache = tmp_path / "cache"
+    assert sorted(p.name for p in cache.iterdir() if p.name.startswith(".")) == []
+    assert len(artifacts(cache)) == 1
+
+    check = (load + "import sys\n"
+             f"print(sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r}))\n")
+    out, err = run_python(check, env, tmp_path).communicate(timeout=600)
+    assert out.splitlines()[-1] == "[]", err
+    assert log.read_text().splitlines() == ["run"]
