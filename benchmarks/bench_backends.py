@@ -1,71 +1,145 @@
-"""Compiled vs interpreted: whole games of an edition, measured in one run.
+"""Compiled vs interpreted vs the C reference: turns per second, in one run, on one core.
 
-    python benchmarks/bench_backends.py [EDITION] [--games N] [--players K] [--seed S]
+    python benchmarks/bench_backends.py [EDITION] [--games N] [--compiled-games M]
+        [--players K] [--seed S] [--repeat R] [--core C] [--cref PATH]
+        [--cref-games G] [--cref-seed S] [--json FILE]
 
-Both backends play the same seeded games (same turns, checked); the
-interpreted backend is the baseline. Prints turns and games per second and
-the speed-up ratio. Not a test: performance is measured here, not asserted.
+The process is pinned to one core (default: the last CPU). Both backends play
+the same seeded games (the turn counts are checked); the compiled backend may
+play more of them (--compiled-games, default 2000) for a steadier timing.
+When the hand-written C simulator ../shared/reference/cref/monopoly_ref.c exists
+(or --cref PATH), it is built with `gcc -O2 -march=native` into a temp dir and
+run on the same core; its turns/s is the speed limit the others are compared to.
+It plays classic Monopoly, not the edition: compare turns/s, not games/s.
+Not a test: performance is measured here, not asserted.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
+from decimal import Decimal
+from pathlib import Path
+from types import ModuleType
 
 from boardrules.harness.simulate import game_seed
 from boardrules.runtime.loader import load_module
 
+CREF_DEFAULT = Path(__file__).resolve().parents[1].parent / "shared/reference/cref/monopoly_ref.c"
+CFLAGS = ["-O2", "-march=native"]
 
-def measure(module, games: int, players: int, seed: int, repeat: int) -> tuple[float, int]:
-    """Best wall time of `repeat` runs over the same games, and the turns played."""
+
+def measure(module: ModuleType, games: int, players: int, seed: int,
+            repeat: int) -> tuple[float, list[int]]:
+    """Best wall time of `repeat` runs over the same games, and each game's turns."""
     best = float("inf")
-    turns = 0
+    turns: list[int] = []
     for _ in range(repeat):
-        turns = 0
+        turns = []
         started = time.perf_counter()
         for index in range(games):
             game = module.Game(players, seed=game_seed(seed, index))
             game.play()
-            turns += game.turn
+            turns.append(game.turn)
         best = min(best, time.perf_counter() - started)
     return best, turns
+
+
+def run_cref(gcc: str, source: Path, core: int, games: int, players: int,
+             seed: int) -> dict[str, float]:
+    """Build the C reference and run it pinned to `core`; its `key: value` figures."""
+    with tempfile.TemporaryDirectory() as tmp:
+        binary = Path(tmp) / "monopoly_ref"
+        subprocess.run([gcc, *CFLAGS, "-o", str(binary), str(source)], check=True)
+        command = [str(binary), str(games), str(players), str(seed)]
+        taskset = shutil.which("taskset")
+        if taskset:
+            out = subprocess.run([taskset, "-c", str(core), *command], check=True,
+                                 capture_output=True, text=True).stdout
+        else:
+            out = subprocess.run(command, check=True, capture_output=True, text=True,
+                                 preexec_fn=lambda: os.sched_setaffinity(0, {core})).stdout
+    values = dict(line.split(": ", 1) for line in out.splitlines() if ": " in line)
+    return {"seconds": float(values["elapsed s"]), "turns": int(values["total turns"]),
+            "games": games, "turns_per_second": float(values["turns/s"]),
+            "games_per_second": float(values["games/s"])}
+
+
+def figures(seconds: float, turns: int, games: int) -> dict[str, float]:
+    return {"seconds": seconds, "turns": turns, "games": games,
+            "turns_per_second": turns / seconds, "games_per_second": games / seconds}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("edition", nargs="?", default="disney_theme_park")
-    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--games", type=int, default=40, help="games on both backends")
+    parser.add_argument("--compiled-games", type=int, default=2000,
+                        help="games on the compiled backend (at least --games)")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--core", type=int, default=max(os.sched_getaffinity(0)))
+    parser.add_argument("--cref", type=Path, default=CREF_DEFAULT)
+    parser.add_argument("--cref-games", type=int, default=20000)
+    parser.add_argument("--cref-seed", type=int, default=1)
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args()
+    compiled_games = max(args.compiled_games, args.games)
+    os.sched_setaffinity(0, {args.core})
 
-    results = {}
-    for backend in ("interpreted", "compiled"):
-        module = load_module(args.edition, backend)
-        seconds, turns = measure(module, args.games, args.players, args.seed, args.repeat)
-        results[backend] = {"seconds": seconds, "turns": turns,
-                            "turns_per_second": turns / seconds,
-                            "games_per_second": args.games / seconds}
-    if results["interpreted"]["turns"] != results["compiled"]["turns"]:
+    results: dict[str, dict[str, float]] = {}
+    interpreted = load_module(args.edition, "interpreted")
+    seconds, turns_i = measure(interpreted, args.games, args.players, args.seed, args.repeat)
+    results["interpreted"] = figures(seconds, sum(turns_i), args.games)
+    compiled = load_module(args.edition, "compiled")
+    seconds, turns_c = measure(compiled, compiled_games, args.players, args.seed, args.repeat)
+    results["compiled"] = figures(seconds, sum(turns_c), compiled_games)
+    if turns_c[:args.games] != turns_i:
         print("error: the backends played different games", file=sys.stderr)
         return 1
-    ratio = results["interpreted"]["seconds"] / results["compiled"]["seconds"]
-    print(f"{args.edition}: {args.games} games, {args.players} players, seed {args.seed}, "
-          f"{results['compiled']['turns']} turns, best of {args.repeat}")
-    print(f"{'backend':<22}{'games/s':>12}{'turns/s':>14}")
-    for backend, r in results.items():
-        label = backend + (" (baseline)" if backend == "interpreted" else "")
-        print(f"{label:<22}{r['games_per_second']:>12.1f}{r['turns_per_second']:>14.0f}")
-    print(f"compiled / interpreted speed-up: {ratio:.1f}x")
+
+    note, gcc = "", shutil.which("gcc")
+    if not args.cref.exists():
+        note = f"C reference skipped: {args.cref} not found"
+    elif gcc is None:
+        note = "C reference skipped: gcc not found"
+    else:
+        results["C reference"] = run_cref(gcc, args.cref, args.core, args.cref_games,
+                                          args.players, args.cref_seed)
+
+    rate = {name: r["turns_per_second"] for name, r in results.items()}
+    ratios = {"compiled/interpreted": rate["compiled"] / rate["interpreted"]}
+    if "C reference" in rate:
+        ratios["compiled/C"] = rate["compiled"] / rate["C reference"]
+        ratios["interpreted/C"] = rate["interpreted"] / rate["C reference"]
+
+    print(f"{args.edition}, {args.players} players, seed {args.seed}, core {args.core}, "
+          f"best of {args.repeat}; {sum(turns_i)} turns in the {args.games} shared games")
+    print(f"{'engine':<14}{'games':>8}{'turns':>12}{'seconds':>10}{'games/s':>11}"
+          f"{'turns/s':>14}")
+    for name, r in results.items():
+        print(f"{name:<14}{r['games']:>8}{r['turns']:>12}{r['seconds']:>10.3f}"
+              f"{r['games_per_second']:>11.1f}{r['turns_per_second']:>14,.0f}")
+    if note:
+        print(note)
+    for name, ratio in ratios.items():
+        print(f"{name + ' (turns/s):':<32}{Decimal(f'{ratio:.3g}'):f}x")
     if args.json:
+        settings = {"edition": args.edition, "games": args.games,
+                    "compiled_games": compiled_games, "players": args.players,
+                    "seed": args.seed, "repeat": args.repeat, "core": args.core,
+                    "cref": str(args.cref), "cref_games": args.cref_games,
+                    "cref_seed": args.cref_seed, "cflags": " ".join(["gcc", *CFLAGS])}
         with open(args.json, "w") as handle:
-            json.dump({"edition": args.edition, "games": args.games, "players": args.players,
-                       "seed": args.seed, "results": results, "speedup": ratio}, handle,
-                      indent=2)
+            json.dump({"settings": settings, "results": results, "ratios": ratios},
+                      handle, indent=2)
     return 0
 
 

@@ -7,17 +7,18 @@ at the end of the pass; unused procedures, decisions and params are warnings.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from . import ast, ir
 from .diagnostics import Reporter, Span, did_you_mean
 from .ir import BOOL, INT, NONE, STR, VOID, Type
-from .quotes import quoted_units
+from .scenario_lowering import lower_scenarios
+from .scope import Scope, declared_locals
 from .symbols import Symbols, article, resolve_type
 
 ERROR = Type("error")
-CHECK = Type("check")  # an expectation's result: (holds, left value, right value)
 
 # Kernel primitives callable from rules: parameter types and result type.
 KERNEL_FUNCTIONS: dict[str, tuple[tuple[Type, ...], Type]] = {
@@ -61,24 +62,6 @@ BUILTIN_ATTRS: dict[tuple[str, str], tuple[Type, bool]] = {
     ("group", "name"): (STR, False),
 }
 ARITHMETIC = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%"}
-COMPARISON = {"==", "!=", "<", "<=", ">", ">="}
-
-
-@dataclass
-class Scope:
-    """The locals of one function being lowered."""
-
-    function: str
-    returns: Type
-    variables: dict[str, Type] = field(default_factory=dict)
-    declared: dict[str, Type] = field(default_factory=dict)  # every local, for typed declarations
-
-    def __post_init__(self) -> None:
-        for name, vtype in self.variables.items():  # parameters keep their declared type
-            self.declared.setdefault(name, vtype)
-
-    def child(self) -> Scope:
-        return Scope(self.function, self.returns, dict(self.variables), self.declared)
 
 
 def assignable(source: Type, target: Type) -> bool:
@@ -95,6 +78,8 @@ class Checker:
         self.report = reporter
         self.aggregates: list[ir.Aggregate] = []
         self.functions: list[ir.Function] = []
+        # where _aggregate puts what it lifts: the program's aggregates, or a scenario's
+        self._lifted, self._lift_prefix = self.aggregates, "agg_"
         self.used: set[str] = set()
         self.space_index = {name: i for i, name in enumerate(symbols.spaces)}
         self.group_index = {name: i for i, name in enumerate(symbols.groups)}
@@ -140,7 +125,7 @@ class Checker:
         over = self._game_expr(game.get("over"), BOOL)
         score = self._score(game.get("score"))
         turn_limit = self.constant(game["turn_limit"].value)[0] if "turn_limit" in game else 1000
-        scenarios = tuple(self._scenario(i, sc, props) for i, sc in enumerate(s.scenarios))
+        scenarios = lower_scenarios(self, props)
         self._warn_unused()
         spaces = list(s.spaces.values())
         track_of: dict[str, int] = {}
@@ -196,7 +181,9 @@ class Checker:
             over_when=over,
             score=score,
             constants={name: value for name, (value, _) in self.param_values.items()},
-            scenarios=scenarios,
+            scenarios=scenarios.scenarios,
+            scenario_functions=scenarios.functions,
+            scenario_aggregates=scenarios.aggregates,
         )
 
     # ---- edition header and constants -----------------------------------------------
@@ -381,8 +368,9 @@ class Checker:
                     scope = Scope(fname, VOID, dict(params))
                     body = self.block(card.effect, scope)
                     self.functions.append(ir.Function(
-                        fname, params, VOID, body, _locals(scope, params),
-                        f"card {card.name} at {_where(card.span)}",
+                        fname, params, VOID, body, declared_locals(scope, params),
+                        f"card {card.name} at {_where(card.span)}", span=card.span,
+                        quote=_first_quote(card),
                     ))
                 effects += [fname] * max(1, card.copies)
             indices = tuple(i for i, (_, card) in enumerate(self.card_slots) if card in deck.cards)
@@ -430,7 +418,7 @@ class Checker:
             default = self.expr(d.default, scope)
             self._expect(default.type, result, d.default.span)
         return ir.Decision(d.name, index, params, by, d.kind, d.optional, low, high, domain,
-                           d.var, where, default, d.prompt)
+                           d.var, where, default, d.prompt, d.span)
 
     def _entity_domain(self, type_name: str, span: Span) -> tuple[ir.Domain, Type]:
         kinds = {"player": "players", "space": "spaces", "group": "groups", "cell": "cells",
@@ -452,8 +440,9 @@ class Checker:
             self.report.error(proc.span, f"procedure '{proc.name}' can end without returning "
                               f"{article(str(returns))}", "add a return at the end")
         self.functions.append(ir.Function(
-            f"proc_{proc.name}", params, returns, body, _locals(scope, params),
-            f"proc {proc.name} at {_where(proc.span)}",
+            f"proc_{proc.name}", params, returns, body, declared_locals(scope, params),
+            f"proc {proc.name} at {_where(proc.span)}", span=proc.span,
+            quote=_first_quote(proc),
         ))
 
     def _events(self) -> dict[str, ir.Event]:
@@ -479,9 +468,9 @@ class Checker:
                     self._expect(guard.type, BOOL, handler.guard.span)
                 body = self.block(handler.body, scope)
                 self.functions.append(ir.Function(
-                    fname, params, VOID, body, _locals(scope, params),
+                    fname, params, VOID, body, declared_locals(scope, params),
                     f"rule {rule_name} at {_where(handler.span)}", self.rule_index[rule_name],
-                    guard,
+                    guard, span=handler.span, quote=_first_quote(rule),
                 ))
                 handlers[handler.event].append(ir.HandlerRef(fname, guard, rule_name))
         if not handlers.get("turn"):
@@ -518,106 +507,15 @@ class Checker:
             lowered = rename_local(lowered, params[0][0], "p")
         return lowered
 
-    # ---- scenarios ------------------------------------------------------------------------
-    def scenario_targets(self) -> set[str]:
-        """What a scenario may test: a rule, or any other definition that quotes the rulebook."""
-        return set(self.s.rules) | set(quoted_units(self.s))
-
-    def _scenario(self, index: int, sc: ast.Scenario, props: dict) -> ir.Scenario:
-        if sc.rule not in self.scenario_targets():
-            self.report.error(sc.span, f"scenario tests unknown rule '{sc.rule}'",
-                              did_you_mean(sc.rule, self.scenario_targets()))
-        count = next((st.count for st in sc.steps if st.kind == "players"), 2)
-        low, high = props.get("players", (2, 4))
-        if not low <= count <= high:
-            self.report.error(sc.span, f"the edition is for {low} to {high} players, not {count}")
-        seats = tuple((f"p{i + 1}", Type("player")) for i in range(count))
-        steps: list[ir.ScenarioStep] = []
-        for k, st in enumerate(sc.steps):
-            name = f"scenario_{index}_{k}"
-            line = st.span.line
-            scope = Scope(name, VOID, dict(seats))
-            if st.kind == "given":
-                body = self.block(st.body, scope)
-                self.functions.append(ir.Function(name, seats, VOID, body, _locals(scope, seats),
-                                                  f"scenario {sc.title!r} given", public=True))
-                steps.append(ir.ScenarioStep("given", line, function=name))
-            elif st.kind == "dice":
-                steps.append(ir.ScenarioStep("dice", line, values=tuple(
-                    self.constant(e)[0] for e in st.exprs)))
-            elif st.kind == "cards":
-                deck = self.s.decks.get(st.name)
-                if deck is None:
-                    self.report.error(st.span, f"unknown deck '{st.name}'",
-                                      did_you_mean(st.name, set(self.s.decks)))
-                    continue
-                members = {c.name for c in deck.cards}
-                for card in st.names:
-                    if card not in members:
-                        self.report.error(st.span, f"deck '{st.name}' has no card '{card}'",
-                                          did_you_mean(card, members))
-                steps.append(ir.ScenarioStep(
-                    "cards", line, target=st.name,
-                    values=tuple(self.card_index[c] for c in st.names if c in self.card_index)))
-            elif st.kind == "answer":
-                if st.name not in self.s.decisions:
-                    self.report.error(st.span, f"unknown decision '{st.name}'",
-                                      did_you_mean(st.name, set(self.s.decisions)))
-                    continue
-                self.used.add(f"decision:{st.name}")
-                steps.append(ir.ScenarioStep("answer", line, target=st.name, values=tuple(
-                    int(self.constant(e)[0]) for e in st.exprs)))
-            elif st.kind == "option":
-                option = self.s.options.get(st.name)
-                if option is None:
-                    self.report.error(st.span, f"unknown option '{st.name}'",
-                                      did_you_mean(st.name, set(self.s.options)))
-                    continue
-                otype = resolve_type(option.type, self.s, self.report)
-                steps.append(ir.ScenarioStep("option", line, target=st.name, values=(
-                    int(self.constant(st.exprs[0], otype)[0]),)))
-            elif st.kind == "play":
-                value = self.expr(st.exprs[0], scope)
-                self._expect(value.type, Type("player"), st.exprs[0].span)
-                self.functions.append(ir.Function(name, seats, Type("player"),
-                                                  (ir.Return(st.span, value),), (),
-                                                  f"scenario {sc.title!r} play", public=True))
-                steps.append(ir.ScenarioStep("play", line, function=name))
-            elif st.kind == "expect":
-                steps.append(self._expectation(name, st, scope, seats, line))
-        return ir.Scenario(index, sc.title, sc.rule, count, tuple(steps), sc.span.path,
-                           sc.span.line)
-
-    def _expectation(self, name, st, scope, seats, line) -> ir.ScenarioStep:
-        """An expectation compiles to one method giving (holds, left value, right value):
-        the operands of a comparison are kept to show expected against actual."""
-        expr = st.exprs[0]
-        value = self.expr(expr, scope)
-        self._expect(value.type, BOOL, expr.span)
-        zero = ir.Const(INT, 0)
-        body: tuple[ir.Stmt, ...] = (ir.Return(st.span, ir.Check(CHECK, value, zero, zero)),)
-        types, texts, declared = ["", ""], ["", ""], ()
-        if isinstance(value, ir.Binary) and value.op in COMPARISON and STR not in (
-            value.left.type, value.right.type
-        ):
-            types = [value.left.type.name, value.right.type.name]
-            declared = tuple((side, Type(operand.type.name if operand.type.name != "none"
-                                         else "int"))
-                             for side, operand in (("left", value.left), ("right", value.right)))
-            left, right = (ir.Local(t, n) for n, t in declared)
-            body = (ir.Declare(st.span, "left", declared[0][1], value.left),
-                    ir.Declare(st.span, "right", declared[1][1], value.right),
-                    ir.Return(st.span, ir.Check(CHECK, ir.Binary(BOOL, value.op, left, right),
-                                                left, right)))
-            if isinstance(expr, ast.BinOp) and expr.span.line == expr.span.end_line:
-                start = expr.span.column
-                texts = [st.text[:expr.left.span.end_column - start].strip(),
-                         st.text[expr.right.span.column - start:].strip()]
-        self.functions.append(ir.Function(name, seats, CHECK, body, declared,
-                                          f"expect {st.text}", public=True))
-        return ir.ScenarioStep("expect", line, function=name, text=st.text,
-                               left_type=types[0], right_type=types[1],
-                               left_text=texts[0], right_text=texts[1])
+    @contextmanager
+    def lifting_into(self, aggregates: list[ir.Aggregate], prefix: str) -> Iterator[None]:
+        """Lift aggregates into another list meanwhile: a scenario's stay out of the program."""
+        saved = self._lifted, self._lift_prefix
+        self._lifted, self._lift_prefix = aggregates, prefix
+        try:
+            yield
+        finally:
+            self._lifted, self._lift_prefix = saved
 
     def _warn_unused(self) -> None:
         """Warn of the edition's own unused definitions (a library's may serve other editions)."""
@@ -1095,9 +993,9 @@ class Checker:
                   "all": BOOL}.get(e.kind, Type(var_type.name, True))
         free = sorted(_locals_used([where, value, domain.low, domain.high]) - {e.var})
         params = tuple((n, scope.variables[n]) for n in free if n in scope.variables)
-        name = f"agg_{len(self.aggregates)}"  # named after any aggregate nested inside it
-        self.aggregates.append(
-            ir.Aggregate(name, e.kind, params, e.var, domain, where, value, result)
+        name = f"{self._lift_prefix}{len(self._lifted)}"  # after any aggregate nested inside
+        self._lifted.append(
+            ir.Aggregate(name, e.kind, params, e.var, domain, where, value, result, e.span)
         )
         args = tuple(ir.Local(t, n) for n, t in params)
         return ir.CallProc(result, name, args)
@@ -1106,16 +1004,15 @@ class Checker:
 # ---- helpers ---------------------------------------------------------------------------------
 
 
+def _first_quote(decl) -> str:
+    """The first rulebook sentence a declaration quotes (none for most procedures)."""
+    return next((p.text for p in getattr(decl, "provenance", ()) if isinstance(p, ast.Quote)), "")
+
+
 def _where(span: Span) -> str:
     """file:line without the folder, so generated code (and its cache key) do not depend on
     where the rules files are."""
     return f"{Path(span.path).name}:{span.line}"
-
-
-def _locals(scope: Scope, params) -> tuple[tuple[str, Type], ...]:
-    """The function's local variables other than its parameters, for typed declarations."""
-    names = {n for n, _ in params}
-    return tuple((n, t) for n, t in scope.declared.items() if n not in names)
 
 
 def _join(a: Type, b: Type) -> Type | None:

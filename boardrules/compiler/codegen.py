@@ -16,7 +16,10 @@ from importlib import resources
 import jinja2
 
 from .. import __version__
-from . import ir
+from . import ir, ir_text
+from .checker import DECK_FUNCTIONS, KERNEL_FUNCTIONS
+from .optimize.effects import Effects, analyse, node_unwinds
+from .optimize.walk import walk_stmts
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -25,6 +28,20 @@ KERNEL_ARRAYS = {"player_cash": "cash", "player_position": "position", "player_a
                  "card_holder": "card_holder"}
 CAPACITY = {"players": 16, "spaces": 256, "cards": 512, "decks": 32, "dice": 8, "faces": 32,
             "rules": 512, "cells": 512}
+# Kernel arrays the rules only read (track position, deck of a card), and their sizes.
+KERNEL_READ_ONLY = {"track_of": CAPACITY["spaces"], "card_deck": CAPACITY["cards"]}
+KERNEL_ARRAY_SIZE = {"cash": CAPACITY["players"], "position": CAPACITY["players"],
+                     "alive": CAPACITY["players"], "card_holder": CAPACITY["cards"]}
+# The kernel methods rules code calls (macros.j2 `ex`), with their arity: the reflection API
+# dispatches them, so the test layer can call them on either backend.
+KERNEL_CALLS = {
+    **{f"k_{name}": len(params) for name, (params, _) in KERNEL_FUNCTIONS.items()
+       if name not in ("min", "max", "abs")},
+    **{f"k_{name}": 1 for name in DECK_FUNCTIONS},
+    "k_roll": 1, "k_some": 1, "k_unwound": 1, "chk": 2, "tick": 0, "winner": 0,
+}
+# Kernel values the rules code writes as well as reads (`end turn` sets `unwinding`).
+KERNEL_VALUES = ("unwinding",)
 
 
 class CodegenError(Exception):
@@ -101,8 +118,69 @@ def check_capacity(program: ir.Program) -> list[str]:
     return problems
 
 
-def generate(program: ir.Program, source_name: str) -> str:
-    """The edition's module source."""
+# A value-returning function signals an exception with this rare value, and the caller
+# asks Python whether an exception is set only when the value comes back.
+ERROR_VALUE = -2147483647
+
+
+def exception_spec(fx: Effects, name: str, returns: ir.Type | str) -> str:
+    """The Cython exception specification of a generated function: `noexcept` when it cannot
+    raise, otherwise one that costs a check only on failure (or on the rare ERROR_VALUE)."""
+    kind = returns if isinstance(returns, str) else returns.name
+    if kind in ("str", "check"):
+        return ""  # a Python object: NULL signals the exception
+    if name not in fx.unsafe:
+        return "@cython.exceptval(check=False)"
+    if kind in ("void", "error"):
+        return "@cython.exceptval(-1)"
+    if kind == "bool":
+        return "@cython.exceptval(-1, check=True)"
+    return f"@cython.exceptval({ERROR_VALUE}, check=True)"
+
+
+def nonnegative(e: ir.Expr, tables: dict[str, ir.TableData]) -> bool:
+    """Whether an integer expression is never negative (for C division)."""
+    match e:
+        case ir.Const(value=int(value)) if not isinstance(e.value, bool):
+            return value >= 0
+        case ir.Table() if e.table in tables:
+            return min(tables[e.table].values, default=0) >= 0
+        case ir.Binary(op="+" | "*" | "//" | "%"):
+            return nonnegative(e.left, tables) and nonnegative(e.right, tables)
+    return False
+
+
+def indexed_loop_vars(body: tuple[ir.Stmt, ...]) -> list[str]:
+    """Variables of the loops in a body that iterate an index (they need typed counters)."""
+    return sorted({s.var for s in walk_stmts(body) if isinstance(s, ir.Loop) and s.domain.index})
+
+
+def hoisted_guards(program: ir.Program, fx: Effects) -> dict[str, ir.Expr]:
+    """Handler guards that cannot fail or change anything: tested before the call."""
+    return {f.name: f.guard for f in program.functions
+            if f.guard is not None and f.rule_index >= 0 and fx.expr_is_clean(f.guard)}
+
+
+def _optimized_code(program: ir.Program, effects: Effects) -> dict:
+    """What the templates need to write optimized code: exception specifications, the
+    unwinding checks, C division, the indexes and the hoisted guards."""
+    tables = {t.name: t for t in program.tables if t.stride == 1}
+    return {
+        "fx": effects,
+        "exception_spec": lambda name, returns: exception_spec(effects, name, returns),
+        "unwinding_call": lambda e: node_unwinds(e, effects),
+        "c_division": lambda e: (nonnegative(e.left, tables) and isinstance(e.right, ir.Const)
+                                 and nonnegative(e.right, tables) and e.right.value != 0),
+        "indexed_loop_vars": indexed_loop_vars,
+        "hoisted_guards": hoisted_guards(program, effects),
+        "indexes": {ix.name: ix for ix in program.indexes},
+        "describe": ir_text.aggregate,
+    }
+
+
+def generate(program: ir.Program, source_name: str, effects: Effects | None = None) -> str:
+    """The edition's module source (`effects` as the pipeline analysed them, else afresh)."""
+    effects = effects if effects is not None else analyse(program)
     die_faces: list[int] = []
     for die in program.dice:
         die_faces += padded(die.faces, CAPACITY["faces"])
@@ -122,15 +200,75 @@ def generate(program: ir.Program, source_name: str) -> str:
         "deck_first": padded([d.first_card for d in program.decks], CAPACITY["decks"]),
         "deck_size": padded([len(d.cards) for d in program.decks], CAPACITY["decks"]),
         "card_deck": padded(card_deck, CAPACITY["cards"]),
-        "entity_count": {
-            "player": "self.n_players", "space": len(program.space_ids),
-            "group": len(program.group_ids), "card": len(program.card_ids),
-            "cell": program.cell_count,
-        },
-        "counter_size": {
-            "": 1, "player": CAPACITY["players"], "space": len(program.space_ids),
-            "group": len(program.group_ids), "card": len(program.card_ids),
-            "cell": program.cell_count,
-        },
+        "entity_count": _entity_count(program),
+        "counter_size": _counter_size(program),
+        **_reflection(program),
+        **_optimized_code(program, effects),
     }
     return environment().get_template("module.py.j2").render(context)
+
+
+def generate_scenarios(program: ir.Program, source_name: str,
+                       effects: Effects | None = None) -> str:
+    """The edition's test layer: its scenarios' steps, as plain Python run by the harness.
+
+    Rendered with the production module's macros, apart from it: editing a scenario leaves
+    the production module, and so its compiled extension, unchanged."""
+    effects = effects if effects is not None else analyse(program)
+    context = {
+        "version": __version__,
+        "source": source_name,
+        "p": program,
+        "entity_count": _entity_count(program),
+        "kernel_constants": _kernel_constants("UNWIND_"),
+        **_optimized_code(program, effects),
+    }
+    return environment().get_template("scenarios.py.j2").render(context)
+
+
+def _kernel_constants(prefix: str) -> dict[str, int]:
+    """The kernel's C constants of that prefix: a compiled module does not export them."""
+    found = re.findall(rf"^({prefix}\w*) = cython\.declare\(cython\.int, (-?\d+)\)",
+                       kernel_source(), re.MULTILINE)
+    return {name: int(value) for name, value in found}
+
+
+def _entity_count(program: ir.Program) -> dict[str, int | str]:
+    """How many entities of each kind there are (the players' count is known in a game)."""
+    return {
+        "player": "self.n_players", "space": len(program.space_ids),
+        "group": len(program.group_ids), "card": len(program.card_ids),
+        "cell": program.cell_count,
+    }
+
+
+def _counter_size(program: ir.Program) -> dict[str, int]:
+    """The slots of a per-entity counter, by owner ("" for a global one)."""
+    return {
+        "": 1, "player": CAPACITY["players"], "space": len(program.space_ids),
+        "group": len(program.group_ids), "card": len(program.card_ids),
+        "cell": program.cell_count,
+    }
+
+
+def _reflection(program: ir.Program) -> dict[str, list]:
+    """What the production module's reflection API reaches by name: arrays (name, size,
+    writable), single values (name) and callables (name, arity)."""
+    sizes = _counter_size(program)
+    arrays = [(ident(t.name, "t_"), max(len(t.values), 1), False) for t in program.tables]
+    values = []
+    for c in program.counters:
+        if c.owner or c.stride > 1:
+            arrays.append((ident(c.name, "c_"), max(sizes[c.owner] * c.stride, 1), True))
+        else:
+            values.append(ident(c.name, "g_"))
+    arrays += [(name, size, True) for name, size in KERNEL_ARRAY_SIZE.items()]
+    arrays += [(name, size, False) for name, size in KERNEL_READ_ONLY.items()]
+    values += KERNEL_VALUES
+    calls = [(f.name, len(f.params)) for f in program.functions]
+    calls += [(a.name, len(a.params)) for a in program.aggregates]
+    calls += [(ident(d.name, "decide_"), len(d.params)) for d in program.decisions]
+    calls += [(ident(d.name, "draw_"), len(d.params)) for d in program.decks]
+    calls += [(ident(name, "event_"), len(e.params)) for name, e in program.events.items()]
+    calls += list(KERNEL_CALLS.items())
+    return {"reflect_arrays": arrays, "reflect_values": values, "reflect_calls": calls}

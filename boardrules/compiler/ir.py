@@ -230,6 +230,20 @@ class Domain:
     low: Expr
     high: Expr
     table: str = ""  # for decks: the card index table of that deck
+    index: str = ""  # set by the index pass: iterate only the members with this key...
+    key: Expr | None = None  # ...the value of the indexed field that the filter asks for
+
+
+@dataclass(frozen=True)
+class Index:
+    """The entities of [low, high) grouped by the value of a read-only field, built at compile
+    time: the members with value v are items[starts[v - offset]:starts[v - offset + 1]]."""
+
+    name: str
+    table: str
+    offset: int
+    starts: tuple[int, ...]  # one more than the number of values, and an empty slot after it
+    items: tuple[int, ...]
 
 
 # ---- top level -----------------------------------------------------------------------
@@ -247,7 +261,8 @@ class Function:
     origin: str  # for the generated comment: rule/proc name and span
     rule_index: int = -1  # >= 0 for rule handlers: counts firings for coverage
     guard: Expr | None = None  # a handler runs only when its guard holds
-    public: bool = False  # callable from Python (scenario steps), not only from the rules
+    span: Span | None = None  # where it is defined, for diagnostics of later passes
+    quote: str = ""  # the first rulebook sentence its rule quotes, for the generated comment
 
 
 @dataclass(frozen=True)
@@ -262,6 +277,7 @@ class Aggregate:
     where: Expr | None
     value: Expr | None
     type: Type
+    span: Span | None = None
 
 
 @dataclass(frozen=True)
@@ -293,6 +309,8 @@ class Decision:
     where: Expr | None
     default: Expr | None
     prompt: str
+    span: Span | None = None
+    lazy: bool = False  # the default policy checks only its own answer against the filter
 
 
 @dataclass(frozen=True)
@@ -394,3 +412,7 @@ class Program:
     score: Expr | None
     constants: dict[str, int] = field(default_factory=dict)
     scenarios: tuple[Scenario, ...] = ()
+    # the test layer (scenario steps and the aggregates they lift): never in the production module
+    scenario_functions: tuple[Function, ...] = ()
+    scenario_aggregates: tuple[Aggregate, ...] = ()
+    indexes: tuple[Index, ...] = ()

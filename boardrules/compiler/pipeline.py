@@ -1,6 +1,7 @@
 """The compiler as one explicit, ordered list of passes.
 
-    load (parse + imports) -> collect -> quotes -> check/lower -> capacity -> codegen
+    load (parse + imports) -> collect -> quotes -> check/lower -> capacity
+    -> the optimizations (optimize/: fold-constants, inline-procedures, ...) -> codegen
 
 `compile_rules` runs them all and returns the generated module source; the
 build step (`build.py`) turns that into a C extension.
@@ -17,6 +18,7 @@ from .checker import Checker
 from .codegen import check_capacity, generate
 from .diagnostics import Diagnostic, Reporter
 from .modules import SourceSet, load_sources
+from .optimize import OPTIMIZATIONS, Effects, Optimization, analyse
 from .quotes import check_quotes
 from .rulebook import Rulebook
 from .symbols import Collector, Symbols
@@ -32,6 +34,7 @@ class Compilation:
     symbols: Symbols | None = None
     rulebook: Rulebook | None = None
     program: ir.Program | None = None
+    effects: Effects | None = None
     code: str = ""
 
     @property
@@ -74,8 +77,15 @@ def _capacity(c: Compilation) -> None:
         c.reporter.error(c.symbols.edition.span, problem)
 
 
+def _optimization(optimize: Optimization) -> Callable[[Compilation], None]:
+    def run(c: Compilation) -> None:
+        c.program = optimize(c.program, analyse(c.program), c.reporter)
+    return run
+
+
 def _codegen(c: Compilation) -> None:
-    c.code = generate(c.program, c.path.name)
+    c.effects = analyse(c.program)
+    c.code = generate(c.program, c.path.name, c.effects)
 
 
 # (name, pass, stop here when errors were reported)
@@ -85,17 +95,23 @@ PASSES: list[tuple[str, Callable[[Compilation], None], bool]] = [
     ("quotes", _quotes, False),
     ("check", _check, True),
     ("capacity", _capacity, True),
+    *((name, _optimization(optimize), True) for name, optimize in OPTIMIZATIONS),
     ("codegen", _codegen, True),
 ]
+PASS_NAMES = tuple(name for name, _, _ in PASSES)
 
 
-def compile_rules(path: Path, until: str = "codegen") -> Compilation:
-    """Run the passes up to and including `until`; raise CompileError on errors."""
+def compile_rules(path: Path, until: str = "codegen",
+                  after_pass: Callable[[str, Compilation], None] | None = None) -> Compilation:
+    """Run the passes up to and including `until`; raise CompileError on errors.
+    `after_pass(name, compilation)` sees the result of each pass (to dump the IR)."""
     compilation = Compilation(Path(path))
     for name, run, stop_on_error in PASSES:
         run(compilation)
         if stop_on_error:
             compilation.reporter.raise_if_errors()
+        if after_pass is not None:
+            after_pass(name, compilation)
         if name == until:
             break
     return compilation

@@ -40,10 +40,15 @@ def configuration_key(edition: str, options: dict[str, int], policy: str) -> str
     return f"{edition}[{chosen}]/{policy}"
 
 
+def _ints(value):
+    """Values as plain ints (the interpreted backend may keep a bool where C keeps 0 or 1)."""
+    return [_ints(v) for v in value] if isinstance(value, list) else int(value)
+
+
 def game_record(game) -> str:
     """One finished game as a line: turns, winner, cash per seat, state hash."""
-    state = hashlib.sha256(repr((game.counter_values(), game.landings(),
-                                 game.holders())).encode()).hexdigest()[:12]
+    state = hashlib.sha256(repr((_ints(game.counter_values()), _ints(game.landings()),
+                                 _ints(game.holders()))).encode()).hexdigest()[:12]
     cash = " ".join(str(c) for c in game.players_cash())
     return f"{game.turn} {game.winner()} {cash} {state}"
 

@@ -6,6 +6,13 @@
 # knows no edition's names or numbers. Capacities are generic upper bounds that
 # the checker enforces. Every 64-bit operation is masked so that CPython's
 # unbounded ints and C's wrapping ones give the same random stream.
+#
+# Exception specifications: a method that returns a status (0) returns -1 on an
+# exception (`exceptval(-1)`: no error check on success); one that returns a
+# value signals an exception with the rare value ERROR_VALUE, checked only when
+# that value comes back; one that cannot raise is `noexcept` (`check=False`).
+# `end turn` and `end game` are not exceptions: they set `unwinding`, and every
+# caller that may see it returns at once, up to the game loop.
 import cython
 
 CAP_PLAYERS = cython.declare(cython.int, 16)
@@ -17,6 +24,8 @@ CAP_FACES = cython.declare(cython.int, 32)
 CAP_OPTIONS = cython.declare(cython.int, 512)
 MASK = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 LOOP_LIMIT = cython.declare(cython.int, 1000000)
+UNWIND_TURN = cython.declare(cython.int, 1)
+UNWIND_GAME = cython.declare(cython.int, 2)
 
 POLICY_RANDOM = cython.declare(cython.int, 1)
 POLICY_DEFAULT = cython.declare(cython.int, 2)
@@ -36,12 +45,9 @@ def party(p) -> str:
     return "bank" if p < 0 else f"p{p + 1}"
 
 
-class TurnOver(Exception):
-    """`end turn`: unwinds the rules to the game loop, which passes the turn on."""
-
-
-class GameOver(Exception):
-    """`end game`: unwinds the rules to the game loop, which stops."""
+class Unwind(Exception):
+    """`end turn`/`end game` reached inside an expression: the rest of it must not run.
+    `unwinding` already says which; the game loop catches this and reads it."""
 
 
 class Suspend(Exception):
@@ -110,6 +116,7 @@ class Kernel:
     capped = cython.declare(cython.bint, visibility="readonly")
     started = cython.declare(cython.bint, visibility="readonly")
     tracing = cython.declare(cython.bint, visibility="readonly")
+    unwinding: cython.int  # 0, or UNWIND_TURN / UNWIND_GAME while the rules return to the loop
     ledgering: cython.bint
     cash: cython.int[16]
     position: cython.int[16]
@@ -171,6 +178,7 @@ class Kernel:
         self.capped = False
         self.started = False
         self.tracing = trace
+        self.unwinding = 0
         self.ledgering = trace
         self.seed = seed & 0xFFFFFFFFFFFFFFFF
         self.chance = Rng(self.seed)
@@ -215,26 +223,32 @@ class Kernel:
 
     # ---- hooks the edition's Game overrides --------------------------------------
     @cython.cfunc
+    @cython.exceptval(-1)
     def event_start(self) -> cython.int:
         return 0
 
     @cython.cfunc
+    @cython.exceptval(-1)
     def event_turn(self, p: cython.int) -> cython.int:
         return 0
 
     @cython.cfunc
+    @cython.exceptval(-1)
     def event_pass(self, p: cython.int, s: cython.int) -> cython.int:
         return 0
 
     @cython.cfunc
+    @cython.exceptval(-1)
     def event_land(self, p: cython.int, s: cython.int) -> cython.int:
         return 0
 
     @cython.cfunc
+    @cython.exceptval(-1, check=True)
     def game_over(self) -> cython.bint:
         return self.n_alive <= 1
 
     @cython.cfunc
+    @cython.exceptval(-2147483647, check=True)
     def first_player(self) -> cython.int:
         return 0
 
@@ -256,7 +270,11 @@ class Kernel:
             for i in range(self.deck_size[d]):
                 self.queue[self.deck_first[d] + i] = self.deck_first[d] + i
             self.k_shuffle(d)
-        self.event_start()
+        try:
+            self.event_start()
+        except Unwind:
+            pass
+        self.settle_unwinding()
         self.current = self.first_player()
         if self.tracing:
             self.trace_lines.append(f"start first=p{self.current + 1}")
@@ -283,6 +301,7 @@ class Kernel:
         return played
 
     @cython.cfunc
+    @cython.exceptval(-1)
     def tick(self) -> cython.int:
         """Count a loop round: a turn that loops without end is a rules error, not a hang."""
         self.rounds += 1
@@ -291,6 +310,7 @@ class Kernel:
         return 0
 
     @cython.cfunc
+    @cython.exceptval(-1)
     def run_turn(self, p: cython.int) -> cython.int:
         """One turn of p: the turn rules until they end (or end the game)."""
         self.current = p
@@ -300,11 +320,27 @@ class Kernel:
             self.trace_lines.append(f"turn {self.turn} p{p + 1} cash={self.cash[p]}")
         try:
             self.event_turn(p)
-        except TurnOver:
+        except Unwind:
             pass
-        except GameOver:
-            self.over = True
+        self.settle_unwinding()
         return 0
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def settle_unwinding(self) -> cython.int:
+        """The rules have returned to the loop: `end game` ends it, `end turn` is done."""
+        if self.unwinding == UNWIND_GAME:
+            self.over = True
+        self.unwinding = 0
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(-2147483647, check=True)
+    def k_unwound(self, value: cython.int) -> cython.int:
+        """A call inside an expression ended the turn: leave the expression too."""
+        if self.unwinding:
+            raise Unwind()
+        return value
 
     def play_turn(self, p: int) -> None:
         """Play one turn of seat p now, out of the normal order (scenarios)."""
@@ -330,6 +366,7 @@ class Kernel:
 
     # ---- randomness ------------------------------------------------------------
     @cython.cfunc
+    @cython.exceptval(-2147483647, check=True)
     def k_roll(self, die: cython.int) -> cython.int:
         value: cython.int
         if self.dice_pos < self.dice_len:
@@ -344,6 +381,7 @@ class Kernel:
         return value
 
     @cython.cfunc
+    @cython.exceptval(check=False)
     def is_face(self, die: cython.int, value: cython.int) -> cython.bint:
         for i in range(self.die_size[die]):
             if self.die_faces[die * 32 + i] == value:
@@ -351,6 +389,7 @@ class Kernel:
         return False
 
     @cython.cfunc
+    @cython.exceptval(-2147483647, check=True)
     def k_random(self, n: cython.int) -> cython.int:
         if n <= 0:
             raise RuleError(f"random({n}): the bound must be positive")
@@ -364,6 +403,7 @@ class Kernel:
 
     # ---- decks -------------------------------------------------------------------
     @cython.cfunc
+    @cython.exceptval(check=False)
     def k_shuffle(self, d: cython.int) -> cython.int:
         first: cython.int = self.deck_first[d]
         size: cython.int = self.deck_size[d]
@@ -383,6 +423,7 @@ class Kernel:
         return 0
 
     @cython.cfunc
+    @cython.exceptval(-2147483647, check=True)
     def k_draw(self, d: cython.int) -> cython.int:
         """Take the top card of deck d; -1 when the deck is empty."""
         card: cython.int
@@ -396,6 +437,7 @@ class Kernel:
         return card
 
     @cython.cfunc
+    @cython.exceptval(-2147483647, check=True)
     def k_take_top(self, d: cython.int) -> cython.int:
         """Take the top card of deck d onto the table (held by nobody); -1 when empty."""
         card: cython.int = self.k_draw(d)
@@ -404,10 +446,12 @@ class Kernel:
         return card
 
     @cython.cfunc
+    @cython.exceptval(check=False)
     def k_cards_left(self, d: cython.int) -> cython.int:
         return self.deck_count[d]
 
     @cython.cfunc
+    @cython.exceptval(-1)
     def k_bottom(self, card: cython.int) -> cython.int:
         d: cython.int = self.card_deck[card]
         slot: cython.int = (self.deck_head[d] + self.deck_count[d]) % self.deck_size[d]
@@ -417,10 +461,12 @@ class Kernel:
         return 0
 
     @cython.cfunc
+    @cython.exceptval(check=False)
     def k_holds(self, p: cython.int, card: cython.int) -> cython.bint:
         return self.card_holder[card] == p
 
     @cython.cfunc
+    @cython.exceptval(-1)
     def k_return_card(self, card: cython.int) -> cython.int:
         """Put a held card (or one on the table) at the bottom of its deck."""
         if self.card_holder[card] < 0 and self.in_deck(card):
@@ -428,6 +474,7 @@ class Kernel:
         return self.k_bottom(card)
 
     @cython.cfunc
+    @cython.exceptval(-1)
     def k_give_card(self, card: cython.int, p: cython.int) -> cython.int:
         """Hand a card to p: from another holder, or out of its deck."""
         d: cython.int = self.card_deck[card]
@@ -470,6 +517,7 @@ class Kernel:
 
     # ---- money ----------------------------------------------------------------
     @cython.cfunc
+    @cython.exceptval(-1)
     def k_pay(self, payer: cython.int, payee: cython.int, amount: cython.int) -> cython.int:
         """Move money; -1 is the Bank, which never runs out."""
         if payer >= 0:
@@ -484,6 +532,7 @@ class Kernel:
 
     # ---- movement --------------------------------------------------------------
     @cython.cfunc
+    @cython.exceptval(-1)
     def k_move(self, p: cython.int, steps: cython.int) -> cython.int:
         """Move p by steps along the track: pass events on the way (forward only), then land."""
         start: cython.int = self.track_of[self.position[p]]
@@ -491,9 +540,12 @@ class Kernel:
         i: cython.int
         for i in range(1, steps):
             self.event_pass(p, self.space_at_track[(start + i) % n])
+            if self.unwinding:
+                return 0
         return self.arrive(p, self.space_at_track[((start + steps) % n + n) % n])
 
     @cython.cfunc
+    @cython.exceptval(-1)
     def k_move_to(self, p: cython.int, s: cython.int) -> cython.int:
         """Advance p forward to space s, passing what lies between, then land."""
         n: cython.int = self.track_length
@@ -502,15 +554,19 @@ class Kernel:
         start: cython.int = self.track_of[self.position[p]]
         for i in range(1, steps):
             self.event_pass(p, self.space_at_track[(start + i) % n])
+            if self.unwinding:
+                return 0
         return self.arrive(p, s)
 
     @cython.cfunc
+    @cython.exceptval(-1)
     def arrive(self, p: cython.int, s: cython.int) -> cython.int:
         self.k_place(p, s)
         self.event_land(p, s)
         return 0
 
     @cython.cfunc
+    @cython.exceptval(-1)
     def k_place(self, p: cython.int, s: cython.int) -> cython.int:
         """Put p on s directly: no pass or land events; counted as where a move ended."""
         self.position[p] = s
@@ -521,21 +577,25 @@ class Kernel:
         return 0
 
     @cython.cfunc
+    @cython.exceptval(check=False)
     def k_distance(self, a: cython.int, b: cython.int) -> cython.int:
         n: cython.int = self.track_length
         return ((self.track_of[b] - self.track_of[a]) % n + n) % n
 
     @cython.cfunc
+    @cython.exceptval(check=False)
     def k_space_at(self, t: cython.int) -> cython.int:
         n: cython.int = self.track_length
         return self.space_at_track[(t % n + n) % n]
 
     @cython.cfunc
+    @cython.exceptval(check=False)
     def k_adjacent(self, a: cython.int, b: cython.int) -> cython.bint:
         w: cython.int = self.grid_width
         return (abs(a % w - b % w) + abs(a // w - b // w)) == 1
 
     @cython.cfunc
+    @cython.exceptval(check=False)
     def k_cell_at(self, x: cython.int, y: cython.int) -> cython.int:
         """The cell at column x, row y of the grid; -1 (none) outside it."""
         if x < 0 or y < 0 or x >= self.grid_width or y * self.grid_width + x >= self.n_cells:
@@ -544,6 +604,7 @@ class Kernel:
 
     # ---- players ---------------------------------------------------------------
     @cython.cfunc
+    @cython.exceptval(check=False)
     def k_next_player(self, p: cython.int) -> cython.int:
         q: cython.int = p
         for _ in range(self.n_players):
@@ -553,6 +614,7 @@ class Kernel:
         return p
 
     @cython.cfunc
+    @cython.exceptval(-1)
     def k_retire(self, p: cython.int) -> cython.int:
         if self.alive[p]:
             self.alive[p] = 0
@@ -562,6 +624,7 @@ class Kernel:
         return 0
 
     @cython.cfunc
+    @cython.exceptval(-1)
     def k_some(self, value: cython.int) -> cython.int:
         if value < 0:
             raise RuleError("some(x): x is none")
@@ -574,6 +637,7 @@ class Kernel:
 
     # ---- decisions ---------------------------------------------------------------
     @cython.cfunc
+    @cython.exceptval(-1)
     def policy_of(self, decision: cython.int, who: cython.int) -> cython.int:
         """How the next decision of `who` is taken; forced and scripted answers come first."""
         if self.script_pos < self.script_len:
@@ -583,6 +647,7 @@ class Kernel:
         return self.policy[who]
 
     @cython.cfunc
+    @cython.exceptval(-1)
     def chk(self, i: cython.int, n: cython.int) -> cython.int:
         """Bounds check for a value that may be none before it indexes a table."""
         if i < 0 or i >= n:
@@ -590,6 +655,7 @@ class Kernel:
         return i
 
     @cython.cfunc
+    @cython.exceptval(-2147483647, check=True)
     def choose_range(self, decision: cython.int, who: cython.int, low: cython.int,
                      high: cython.int, optional: cython.bint, default: cython.int) -> cython.int:
         """A choice of an integer in [low, high], or -1 (none) when optional."""
@@ -620,6 +686,7 @@ class Kernel:
         return choice
 
     @cython.cfunc
+    @cython.exceptval(-2147483647, check=True)
     def choose_option(self, decision: cython.int, who: cython.int, n: cython.int,
                       optional: cython.bint, default: cython.int) -> cython.int:
         """A choice among self.opts[0:n], or -1 (none) when optional."""

@@ -1,0 +1,114 @@
+"""The IR as text: for `boardrules compile --dump-ir` and the generated code's comments.
+
+Expressions read close to the rules language (`t.owner == p`, `agg_3(s)`); a
+function is its signature and an indented block, so that the program after each
+optimization pass can be read and diffed.
+"""
+
+from __future__ import annotations
+
+from . import ir
+
+
+def expr(e: ir.Expr | None) -> str:
+    """One expression as a line of text."""
+    match e:
+        case None:
+            return ""
+        case ir.Const(value=bool(value)):
+            return "true" if value else "false"
+        case ir.Const(type=ir.Type(name="none")):
+            return "none"
+        case ir.Const():
+            return repr(e.value)
+        case ir.Local() | ir.Builtin():
+            return e.name
+        case ir.Table() | ir.State():
+            field = e.table if isinstance(e, ir.Table) else e.array
+            owner = "game" if getattr(e, "entity", None) is None else expr(e.entity)
+            element = f"[{expr(e.element)}]" if e.element is not None else ""
+            return f"{owner}.{field}{element}"
+        case ir.Derived():
+            return f"{expr(e.entity)}.{e.what.split('_', 1)[1]}"
+        case ir.Check():
+            return f"check({expr(e.holds)})"
+        case ir.Unary():
+            return f"({e.op} {expr(e.operand)})" if e.op == "not" else f"(-{expr(e.operand)})"
+        case ir.Binary():
+            op = {"//": "/"}.get(e.op, e.op)
+            return f"({expr(e.left)} {op} {expr(e.right)})"
+        case ir.Conditional():
+            return f"(if {expr(e.test)} then {expr(e.then)} else {expr(e.otherwise)})"
+        case ir.CallProc() | ir.KernelCall():
+            return f"{e.function}({', '.join(expr(a) for a in e.args)})"
+    return repr(e)
+
+
+def domain(var: str, d: ir.Domain, where: ir.Expr | None) -> str:
+    text = f"{var} in {expr(d.low)}..{expr(d.high)}"
+    if d.kind == "players":
+        text = f"{var} in players"
+    if d.index:
+        text += f" by index {d.index}[{expr(d.key)}]"
+    return text + (f" where {expr(where)}" if where is not None else "")
+
+
+def aggregate(a: ir.Aggregate) -> str:
+    """`best(-t.buildings for t in 0..41 where ...)`: what an aggregate computes."""
+    value = f"{expr(a.value)} for " if a.value is not None else ""
+    return f"{a.kind}({value}{domain(a.var, a.domain, a.where)})"
+
+
+def block(body: tuple[ir.Stmt, ...], indent: str = "  ") -> list[str]:
+    lines: list[str] = []
+    for s in body:
+        match s:
+            case ir.Declare():
+                lines.append(f"{indent}let {s.name}: {s.type} = {expr(s.value)}")
+            case ir.Assign():
+                lines.append(f"{indent}{expr(s.target)} {s.op} {expr(s.value)}")
+            case ir.Evaluate():
+                lines.append(f"{indent}{expr(s.expr)}")
+            case ir.If():
+                lines.append(f"{indent}if {expr(s.test)}")
+                lines += block(s.then, indent + "  ")
+                if s.otherwise:
+                    lines.append(f"{indent}else")
+                    lines += block(s.otherwise, indent + "  ")
+            case ir.While():
+                lines.append(f"{indent}while {expr(s.test)}")
+                lines += block(s.body, indent + "  ")
+            case ir.Loop():
+                lines.append(f"{indent}for {domain(s.var, s.domain, s.where)}")
+                lines += block(s.body, indent + "  ")
+            case ir.Return():
+                lines.append(f"{indent}return {expr(s.value)}".rstrip())
+            case ir.Raise():
+                lines.append(f"{indent}end {'game' if s.what == 'GameOver' else 'turn'}")
+    return lines
+
+
+def _signature(name: str, params, returns: str) -> str:
+    return f"{name}({', '.join(f'{n}: {t}' for n, t in params)}) -> {returns}"
+
+
+def program(p: ir.Program) -> str:
+    """The whole program: functions, aggregates, decisions and indexes."""
+    lines: list[str] = []
+    for f in p.functions:
+        lines.append(f"def {_signature(f.name, f.params, str(f.returns))}  # {f.origin}")
+        if f.guard is not None:
+            lines.append(f"  when {expr(f.guard)}")
+        lines += block(f.body)
+    for a in p.aggregates:
+        lines.append(f"aggregate {_signature(a.name, a.params, str(a.type))} = {aggregate(a)}")
+    for d in p.decisions:
+        choice = {"bool": "bool", "int": f"{expr(d.low)}..{expr(d.high)}"}.get(
+            d.kind, domain(d.var, d.domain, d.where) if d.domain else "")
+        lazy = " (lazy)" if d.lazy else ""
+        lines.append(f"decision {_signature(d.name, d.params, choice)} by {expr(d.by)} "
+                     f"default {expr(d.default) or 'none'}{lazy}")
+    for ix in p.indexes:
+        lines.append(f"index {ix.name} on {ix.table}: offset {ix.offset}, "
+                     f"starts {list(ix.starts)}, members {list(ix.items)}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,38 @@
+"""IR-to-IR optimization passes, in the order the pipeline runs them.
+
+Each pass takes the program, what its functions may do (`Effects`, computed
+afresh before every pass) and the reporter, and returns a new program that
+plays every seeded game exactly as before. `boardrules compile --dump-ir`
+prints the program after each of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .. import ir
+from ..diagnostics import Reporter
+from .aggregates import merge_aggregates
+from .conjuncts import order_conjuncts
+from .decisions import lazy_decisions
+from .effects import Effects, analyse
+from .fold import fold_constants
+from .index import index_filters
+from .inline import inline_procedures, lift_early_exits
+from .some import eliminate_some
+
+Optimization = Callable[[ir.Program, Effects, Reporter], ir.Program]
+
+OPTIMIZATIONS: list[tuple[str, Optimization]] = [
+    ("fold-constants", fold_constants),
+    ("eliminate-some", eliminate_some),
+    ("inline-procedures", inline_procedures),
+    ("merge-aggregates", merge_aggregates),
+    ("lift-early-exits", lift_early_exits),
+    ("fold-lifted", fold_constants),
+    ("order-conjuncts", order_conjuncts),
+    ("index-filters", index_filters),
+    ("lazy-decisions", lazy_decisions),
+]
+
+__all__ = ["OPTIMIZATIONS", "Effects", "Optimization", "analyse"]

@@ -1,0 +1,77 @@
+"""Cheap-first ordering of side-effect-free conjuncts and disjuncts.
+
+`can_trade(s) and s.owner != none and s.owner != p` scans a colour group
+before two array reads could have rejected the space. Within a chain of
+`and` (or of `or`), operands that are pure and safe are stably sorted by an
+estimated cost; an operand that may write or raise, or that tests for none, stays where it is and no
+operand moves across it, so the result, and every effect, is unchanged.
+"""
+
+from __future__ import annotations
+
+from .. import ir
+from ..diagnostics import Reporter
+from .effects import Effects
+from .walk import map_program_exprs, walk_expr
+
+_CALL_COST = {"agg_": 100, "proc_": 30}
+
+
+def cost(e: ir.Expr) -> int:
+    """A rough cost: array reads and arithmetic are cheap, calls and scans are not."""
+    total = 0
+    for n in walk_expr(e):
+        match n:
+            case ir.CallProc():
+                total += next((c for prefix, c in _CALL_COST.items()
+                               if n.function.startswith(prefix)), 50)
+            case ir.KernelCall():
+                total += 5
+            case ir.Const() | ir.Local():
+                pass
+            case _:
+                total += 1
+    return total
+
+
+def _rank(e: ir.Expr) -> tuple[int, int]:
+    """Cheapest first; among equally cheap tests, an equality first (it rejects the most)."""
+    return cost(e), 0 if isinstance(e, ir.Binary) and e.op == "==" else 1
+
+
+def is_none_test(e: ir.Expr) -> bool:
+    """`x != none` or `x == none` of a local: it narrows x for the operands after it, so it is
+    a barrier that no operand crosses (one after it may index an array with x)."""
+    return isinstance(e, ir.Binary) and e.op in ("==", "!=") and any(
+        isinstance(side, ir.Const) and side.type.name == "none" and isinstance(other, ir.Local)
+        for side, other in ((e.left, e.right), (e.right, e.left)))
+
+
+def _chain(e: ir.Expr, op: str) -> list[ir.Expr]:
+    if isinstance(e, ir.Binary) and e.op == op:
+        return _chain(e.left, op) + _chain(e.right, op)
+    return [e]
+
+
+def order_conjuncts(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
+    def node(e: ir.Expr) -> ir.Expr:
+        if not (isinstance(e, ir.Binary) and e.op in ("and", "or")):
+            return e
+        operands = _chain(e, e.op)
+        ordered: list[ir.Expr] = []
+        run: list[ir.Expr] = []
+        for operand in operands:
+            if fx.expr_is_clean(operand) and not is_none_test(operand):
+                run.append(operand)
+                continue
+            ordered += sorted(run, key=_rank) + [operand]
+            run = []
+        ordered += sorted(run, key=_rank)
+        if ordered == operands:
+            return e
+        result = ordered[0]
+        for operand in ordered[1:]:
+            result = ir.Binary(e.type, e.op, result, operand)
+        return result
+
+    return map_program_exprs(program, node)

@@ -1,0 +1,171 @@
+"""What each generated function may do: write state, raise, or end the turn.
+
+The optimization passes may reorder, skip, repeat or hoist only what is
+*pure* (reads the game, changes nothing: no payment, no move, no random draw,
+no decision) and *safe* (cannot raise: no `some(none)`, no unchecked index,
+no division by a value that may be zero, no loop guard, no recursion). Code
+generation uses the same facts for exception specifications: a safe function
+is `noexcept`, and only a function that may *unwind* (`end turn` / `end game`,
+directly or through what it calls) checks the unwinding flag after its calls.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import ir
+from .walk import body_exprs, domain_exprs, walk_expr, walk_stmts
+
+# Kernel primitives that change nothing and cannot fail.
+PURE_SAFE_KERNEL = frozenset({"min", "max", "abs", "k_distance", "k_space_at", "k_adjacent",
+                              "k_cell_at", "k_holds", "k_cards_left", "k_next_player"})
+# Kernel primitives that change nothing but may raise (or run Python code).
+PURE_KERNEL = PURE_SAFE_KERNEL | {"k_some", "k_paid"}
+# Kernel primitives that run the pass and land events, so may end the turn.
+UNWINDING_KERNEL = frozenset({"k_move", "k_move_to"})
+
+
+@dataclass(frozen=True)
+class Effects:
+    """Per generated function name: what it may do."""
+
+    impure: frozenset[str]
+    unsafe: frozenset[str]
+    unwinding: frozenset[str]
+
+    def expr_is_pure(self, e: ir.Expr | None) -> bool:
+        return all(not _node_impure(n, self) for n in walk_expr(e))
+
+    def expr_is_safe(self, e: ir.Expr | None) -> bool:
+        return all(not _node_unsafe(n, self) for n in walk_expr(e))
+
+    def expr_is_clean(self, e: ir.Expr | None) -> bool:
+        """Pure and safe: may be evaluated more, less, earlier or later without notice."""
+        return self.expr_is_pure(e) and self.expr_is_safe(e)
+
+    def expr_unwinds(self, e: ir.Expr | None) -> bool:
+        return any(node_unwinds(n, self) for n in walk_expr(e))
+
+
+def _node_impure(n: ir.Expr, fx: Effects) -> bool:
+    match n:
+        case ir.KernelCall():
+            return n.function not in PURE_KERNEL
+        case ir.CallProc():
+            return n.function in fx.impure
+    return False
+
+
+def _node_unsafe(n: ir.Expr, fx: Effects) -> bool:
+    match n:
+        case ir.KernelCall():
+            return n.function not in PURE_SAFE_KERNEL
+        case ir.CallProc():
+            return n.function in fx.unsafe
+        case ir.Table():
+            return n.entity.type.optional or n.element is not None
+        case ir.State():
+            return n.checked or n.element is not None
+        case ir.Derived():
+            return n.entity.type.optional
+        case ir.Binary(op="//" | "%"):
+            return not (isinstance(n.right, ir.Const) and n.right.value != 0)
+        case ir.Builtin(name="winner"):
+            return True
+    return False
+
+
+def node_unwinds(n: ir.Expr, fx: Effects) -> bool:
+    match n:
+        case ir.KernelCall():
+            return n.function in UNWINDING_KERNEL
+        case ir.CallProc():
+            return n.function in fx.unwinding
+    return False
+
+
+@dataclass(frozen=True)
+class _Code:
+    """One generated function's code, as the analysis sees it."""
+
+    exprs: tuple[ir.Expr, ...]
+    writes: bool  # assigns game state, loops with a guard, or ends the turn
+    raises: bool  # has a statement that may raise by itself (the loop guard)
+    ends_turn: bool
+
+
+def _function_code(f: ir.Function) -> _Code:
+    stmts = list(walk_stmts(f.body))
+    writes = any(isinstance(s, ir.Assign) and not isinstance(s.target, ir.Local)
+                 or isinstance(s, ir.While | ir.Raise) for s in stmts)
+    exprs = tuple(body_exprs(f.body)) + tuple(walk_expr(f.guard))
+    return _Code(exprs, writes or f.rule_index >= 0, any(isinstance(s, ir.While) for s in stmts),
+                 any(isinstance(s, ir.Raise) for s in stmts))
+
+
+def _exprs(*roots: ir.Expr | None) -> tuple[ir.Expr, ...]:
+    return tuple(n for root in roots for n in walk_expr(root))
+
+
+def program_code(program: ir.Program) -> dict[str, _Code]:
+    """Every generated function of the program, by name, with the code it runs."""
+    code: dict[str, _Code] = {}
+    for f in (*program.functions, *getattr(program, "scenario_functions", ())):
+        code[f.name] = _function_code(f)
+    for a in (*program.aggregates, *getattr(program, "scenario_aggregates", ())):
+        code[a.name] = _Code(_exprs(*domain_exprs(a.domain), a.where, a.value),
+                             False, False, False)
+    for d in program.decisions:
+        # a decision draws from the policy generator, traces and may suspend or raise
+        code[f"decide_{d.name}"] = _Code(_exprs(d.by, d.low, d.high, *domain_exprs(d.domain),
+                                                d.where,
+                                                d.default), True, True, False)
+    for deck in program.decks:
+        calls = tuple(ir.CallProc(ir.VOID, effect, ()) for effect in deck.effects if effect)
+        code[f"draw_{deck.name}"] = _Code(calls, True, True, False)
+    for name, event in program.events.items():
+        calls = tuple(ir.CallProc(ir.VOID, h.function, ()) for h in event.handlers)
+        code[f"event_{name}"] = _Code(calls, True, False, False)
+    return code
+
+
+def analyse(program: ir.Program) -> Effects:
+    """Purity, safety and unwinding of every generated function, to a fixed point."""
+    code = program_code(program)
+    impure = {name for name, c in code.items() if c.writes}
+    unsafe = {name for name, c in code.items() if c.raises} | _recursive(code)
+    unwinding = {name for name, c in code.items() if c.ends_turn}
+    changed = True
+    while changed:
+        fx = Effects(frozenset(impure), frozenset(unsafe), frozenset(unwinding))
+        changed = False
+        for name, c in code.items():
+            for flags, test in ((impure, _node_impure), (unsafe, _node_unsafe),
+                                (unwinding, node_unwinds)):
+                if name not in flags and any(test(n, fx) for n in c.exprs):
+                    flags.add(name)
+                    changed = True
+    # a call that ends the turn inside an expression leaves it by an exception
+    return Effects(frozenset(impure), frozenset(unsafe | unwinding), frozenset(unwinding))
+
+
+def callees(exprs) -> set[str]:
+    return {n.function for n in exprs if isinstance(n, ir.CallProc)}
+
+
+def _recursive(code: dict[str, _Code]) -> set[str]:
+    """Functions that can reach themselves: deep recursion raises (or crashes C)."""
+    graph = {name: callees(c.exprs) & code.keys() for name, c in code.items()}
+    recursive = set()
+    for start in graph:
+        seen: set[str] = set()
+        stack = list(graph[start])
+        while stack:
+            name = stack.pop()
+            if name == start:
+                recursive.add(start)
+                break
+            if name not in seen:
+                seen.add(name)
+                stack.extend(graph[name])
+    return recursive

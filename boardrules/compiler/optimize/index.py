@@ -1,0 +1,124 @@
+"""Index rewriting: a filter on a field that never changes becomes a member list.
+
+`all(t.owner == p for t in spaces where t.group == s.group)` scans the whole
+board to visit the three spaces of one group. A space's group is declared data
+(a table): the pass builds, at compile time, the spaces of each group in
+board order and turns the scan into a loop over those members. The filter's
+other conjuncts still run, on the same members and in the same order, so only
+conjuncts that are pure and safe may come before the indexed one (they are
+skipped for the non-members).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .. import ir
+from ..diagnostics import Reporter
+from .conjuncts import is_none_test
+from .effects import Effects
+from .walk import walk_expr
+
+
+def _conjuncts(e: ir.Expr | None) -> list[ir.Expr]:
+    if e is None:
+        return []
+    if isinstance(e, ir.Binary) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def _join(conjuncts: list[ir.Expr]) -> ir.Expr | None:
+    if not conjuncts:
+        return None
+    result = conjuncts[0]
+    for c in conjuncts[1:]:
+        result = ir.Binary(ir.BOOL, "and", result, c)
+    return result
+
+
+class Indexer:
+    def __init__(self, program: ir.Program, fx: Effects):
+        self.fx = fx
+        self.tables = {t.name: t for t in program.tables}
+        self.indexes: dict[tuple[str, int, int], ir.Index] = {}
+
+    def _field_of(self, e: ir.Expr, var: str, kind: str = "value") -> str | None:
+        """The table name when e reads a one-value field of the loop variable itself (a flag
+        when `kind` is bool, any other value otherwise)."""
+        if (isinstance(e, ir.Table) and e.stride == 1 and e.element is None
+                and isinstance(e.entity, ir.Local) and e.entity.name == var
+                and not e.entity.type.optional and (e.type.name == "bool") == (kind == "bool")):
+            return e.table
+        return None
+
+    def rewrite(self, var: str, domain: ir.Domain, where: ir.Expr | None
+                ) -> tuple[ir.Domain, ir.Expr | None]:
+        if domain.kind != "range" or domain.index or not (
+                isinstance(domain.low, ir.Const) and isinstance(domain.high, ir.Const)):
+            return domain, where
+        conjuncts = _conjuncts(where)
+        for position, c in enumerate(conjuncts):
+            flag = self._field_of(c, var, "bool")  # `x.flag`: the members whose flag is set
+            if flag:
+                index = self._index(flag, domain.low.value, domain.high.value)
+                rest = conjuncts[:position] + conjuncts[position + 1:]
+                return (dataclasses.replace(domain, index=index.name, key=ir.Const(ir.INT, 1)),
+                        _join(rest))
+            if isinstance(c, ir.Binary) and c.op == "==":
+                for side, key in ((c.left, c.right), (c.right, c.left)):
+                    table = self._field_of(side, var)
+                    if table and self._key_ok(key, var):
+                        index = self._index(table, domain.low.value, domain.high.value)
+                        rest = conjuncts[:position] + conjuncts[position + 1:]
+                        return (dataclasses.replace(domain, index=index.name, key=key),
+                                _join(rest))
+            if not self.fx.expr_is_clean(c) or is_none_test(c):
+                break  # it must run for every entity: no index can skip it
+        return domain, where
+
+    def _key_ok(self, key: ir.Expr, var: str) -> bool:
+        return self.fx.expr_is_clean(key) and not any(
+            isinstance(n, ir.Local) and n.name == var for n in walk_expr(key))
+
+    def _index(self, table: str, low: int, high: int) -> ir.Index:
+        found = self.indexes.get((table, low, high))
+        if found is None:
+            values = self.tables[table].values
+            members = range(low, min(high, len(values)))
+            keys = [values[m] for m in members] or [0]
+            offset, size = min(keys), max(keys) - min(keys) + 1
+            items = sorted(members, key=lambda m: (values[m], m))
+            starts = [0] * (size + 2)
+            for m in items:
+                starts[values[m] - offset + 1] += 1
+            for k in range(1, size + 2):
+                starts[k] += starts[k - 1]
+            found = ir.Index(f"ix{len(self.indexes)}_{table}", table, offset, tuple(starts),
+                             tuple(items))
+            self.indexes[(table, low, high)] = found
+        return found
+
+    def stmt(self, s: ir.Stmt) -> ir.Stmt:
+        if isinstance(s, ir.Loop):
+            domain, where = self.rewrite(s.var, s.domain, s.where)
+            return dataclasses.replace(s, domain=domain, where=where,
+                                       body=tuple(self.stmt(b) for b in s.body))
+        if isinstance(s, ir.If):
+            return dataclasses.replace(s, then=tuple(self.stmt(b) for b in s.then),
+                                       otherwise=tuple(self.stmt(b) for b in s.otherwise))
+        if isinstance(s, ir.While):
+            return dataclasses.replace(s, body=tuple(self.stmt(b) for b in s.body))
+        return s
+
+
+def index_filters(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
+    indexer = Indexer(program, fx)
+    aggregates = []
+    for a in program.aggregates:
+        domain, where = indexer.rewrite(a.var, a.domain, a.where)
+        aggregates.append(dataclasses.replace(a, domain=domain, where=where))
+    functions = tuple(dataclasses.replace(f, body=tuple(indexer.stmt(s) for s in f.body))
+                      for f in program.functions)
+    return dataclasses.replace(program, aggregates=tuple(aggregates), functions=functions,
+                               indexes=program.indexes + tuple(indexer.indexes.values()))

@@ -1,0 +1,104 @@
+"""Remove `some(x)` checks that cannot fail.
+
+`if s.group == none { return false }` followed by `owns_group(p, some(s.group))` checks for
+none twice; the second check makes the whole procedure fallible, so it can no
+longer be reordered, inlined into a filter, or answered lazily. This pass
+tracks which values are known not to be none (after an early return on
+`x == none`, inside `x != none and ...`, in the `then` block of `if x != none`)
+and drops `some(...)` around them. Only values that cannot change in between
+are tracked: reads of declared data (tables) of locals that are never assigned,
+and such locals themselves.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .. import ir
+from ..diagnostics import Reporter
+from .effects import Effects
+from .walk import walk_expr, walk_stmts
+
+
+def _stable(e: ir.Expr, assigned: set[str]) -> bool:
+    """A value that no statement of the function can change."""
+    return all(isinstance(n, ir.Table | ir.Local | ir.Const) and not (
+        isinstance(n, ir.Local) and n.name in assigned) for n in walk_expr(e))
+
+
+def _none_tests(e: ir.Expr, op: str, chain: str) -> list[ir.Expr]:
+    """The x of every `x <op> none` in an `and`/`or` chain."""
+    if isinstance(e, ir.Binary) and e.op == chain:
+        return _none_tests(e.left, op, chain) + _none_tests(e.right, op, chain)
+    if isinstance(e, ir.Binary) and e.op == op:
+        for side, other in ((e.left, e.right), (e.right, e.left)):
+            if isinstance(other, ir.Const) and other.type.name == "none":
+                return [side]
+    return []
+
+
+def _ends(body: tuple[ir.Stmt, ...]) -> bool:
+    return bool(body) and isinstance(body[-1], ir.Return | ir.Raise)
+
+
+class Eliminator:
+    def __init__(self, assigned: set[str]):
+        self.assigned = assigned
+
+    def facts(self, found: list[ir.Expr]) -> set[ir.Expr]:
+        return {x for x in found if _stable(x, self.assigned)}
+
+    def expr(self, e: ir.Expr | None, known: frozenset[ir.Expr]) -> ir.Expr | None:
+        if e is None:
+            return None
+        if isinstance(e, ir.Binary) and e.op in ("and", "or"):
+            left = self.expr(e.left, known)
+            # `x != none and ...` / `x == none or ...`: x is not none in what follows
+            extra = self.facts(_none_tests(e.left, "!=" if e.op == "and" else "==", e.op))
+            right = self.expr(e.right, known | extra)
+            return dataclasses.replace(e, left=left, right=right)
+        if isinstance(e, ir.KernelCall) and e.function == "k_some" and e.args[0] in known:
+            return self.expr(e.args[0], known)
+        if isinstance(e, ir.Binary | ir.Unary | ir.Conditional | ir.CallProc | ir.KernelCall):
+            return self._children(e, known)
+        return e
+
+    def _children(self, e: ir.Expr, known: frozenset[ir.Expr]) -> ir.Expr:
+        if isinstance(e, ir.CallProc | ir.KernelCall):
+            return dataclasses.replace(e, args=tuple(self.expr(a, known) for a in e.args))
+        changes = {name: self.expr(getattr(e, name), known)
+                   for name in ("left", "right", "operand", "test", "then", "otherwise")
+                   if isinstance(getattr(e, name, None), ir.Expr)}
+        return dataclasses.replace(e, **changes)
+
+    def block(self, body: tuple[ir.Stmt, ...], known: frozenset[ir.Expr]
+              ) -> tuple[ir.Stmt, ...]:
+        out = []
+        for s in body:
+            for name in ("value", "expr", "where"):
+                if isinstance(getattr(s, name, None), ir.Expr):
+                    s = dataclasses.replace(s, **{name: self.expr(getattr(s, name), known)})
+            match s:
+                case ir.If():
+                    test = self.expr(s.test, known)
+                    then = self.block(s.then, known | self.facts(_none_tests(s.test, "!=", "and")))
+                    otherwise = self.block(s.otherwise, known)
+                    s = dataclasses.replace(s, test=test, then=then, otherwise=otherwise)
+                    if _ends(s.then) and not s.otherwise:
+                        known = known | self.facts(_none_tests(s.test, "==", "or"))
+                case ir.While() | ir.Loop():
+                    s = dataclasses.replace(s, body=self.block(s.body, known))
+            out.append(s)
+        return tuple(out)
+
+
+def eliminate_some(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
+    def function(f: ir.Function) -> ir.Function:
+        assigned = {s.target.name for s in walk_stmts(f.body)
+                    if isinstance(s, ir.Assign) and isinstance(s.target, ir.Local)}
+        assigned |= {s.name for s in walk_stmts(f.body) if isinstance(s, ir.Declare)}
+        assigned |= {s.var for s in walk_stmts(f.body) if isinstance(s, ir.Loop)}
+        return dataclasses.replace(f, body=Eliminator(assigned).block(f.body, frozenset()))
+
+    return dataclasses.replace(program, functions=tuple(function(f)
+                                                        for f in program.functions))

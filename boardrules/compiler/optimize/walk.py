@@ -1,0 +1,177 @@
+"""Generic traversal of IR expressions and statements, shared by the optimization passes.
+
+IR nodes are frozen dataclasses; a pass rebuilds what it changes with
+`dataclasses.replace` and keeps every untouched node (and its identity).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator
+
+from .. import ir
+
+ExprFn = Callable[[ir.Expr], ir.Expr]
+
+# the fields of each node kind that hold expressions, statement blocks or a domain
+_EXPR_FIELDS = ("entity", "element", "holds", "left", "right", "operand", "test", "then",
+                "otherwise", "value", "target", "expr", "low", "high", "where")
+
+
+def child_exprs(e: ir.Expr) -> Iterator[ir.Expr]:
+    """The direct sub-expressions of an expression, in evaluation order."""
+    match e:
+        case ir.CallProc() | ir.KernelCall():
+            yield from e.args
+        case ir.Conditional():
+            yield e.test
+            yield e.then
+            yield e.otherwise
+        case _:
+            for name in ("entity", "element", "holds", "left", "right", "operand"):
+                value = getattr(e, name, None)
+                if isinstance(value, ir.Expr):
+                    yield value
+
+
+def walk_expr(e: ir.Expr | None) -> Iterator[ir.Expr]:
+    """Every node of an expression tree, parents before children."""
+    if e is None:
+        return
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(list(child_exprs(node))))
+
+
+def map_expr(e: ir.Expr | None, fn: ExprFn) -> ir.Expr | None:
+    """Rebuild an expression bottom-up, applying `fn` to every node after its children."""
+    if e is None:
+        return None
+    match e:
+        case ir.CallProc() | ir.KernelCall():
+            args = tuple(map_expr(a, fn) for a in e.args)
+            if any(a is not b for a, b in zip(args, e.args, strict=True)):
+                e = dataclasses.replace(e, args=args)
+        case _:
+            changes = {}
+            for name in ("entity", "element", "holds", "left", "right", "operand", "test",
+                         "then", "otherwise"):
+                value = getattr(e, name, None)
+                if isinstance(value, ir.Expr):
+                    mapped = map_expr(value, fn)
+                    if mapped is not value:
+                        changes[name] = mapped
+            if changes:
+                e = dataclasses.replace(e, **changes)
+    return fn(e)
+
+
+def map_domain(d: ir.Domain | None, fn: ExprFn) -> ir.Domain | None:
+    if d is None:
+        return None
+    low, high, key = map_expr(d.low, fn), map_expr(d.high, fn), map_expr(d.key, fn)
+    if low is d.low and high is d.high and key is d.key:
+        return d
+    return dataclasses.replace(d, low=low, high=high, key=key)
+
+
+def domain_exprs(d: ir.Domain | None) -> tuple[ir.Expr, ...]:
+    return () if d is None else tuple(e for e in (d.low, d.high, d.key) if e is not None)
+
+
+def map_stmt_exprs(s: ir.Stmt, fn: ExprFn) -> ir.Stmt:
+    """A statement with `fn` mapped over its own expressions (not its nested blocks)."""
+    changes = {}
+    for name in ("value", "target", "expr", "test", "where"):
+        value = getattr(s, name, None)
+        if isinstance(value, ir.Expr):
+            mapped = map_expr(value, fn)
+            if mapped is not value:
+                changes[name] = mapped
+    if isinstance(s, ir.Loop):
+        domain = map_domain(s.domain, fn)
+        if domain is not s.domain:
+            changes["domain"] = domain
+    return dataclasses.replace(s, **changes) if changes else s
+
+
+def stmt_exprs(s: ir.Stmt) -> Iterator[ir.Expr]:
+    """The statement's own expressions (not those of nested blocks)."""
+    for name in ("value", "target", "expr", "test", "where"):
+        value = getattr(s, name, None)
+        if isinstance(value, ir.Expr):
+            yield value
+    if isinstance(s, ir.Loop):
+        yield from domain_exprs(s.domain)
+
+
+def blocks_of(s: ir.Stmt) -> tuple[tuple[ir.Stmt, ...], ...]:
+    match s:
+        case ir.If():
+            return (s.then, s.otherwise)
+        case ir.While() | ir.Loop():
+            return (s.body,)
+    return ()
+
+
+def walk_stmts(body: tuple[ir.Stmt, ...]) -> Iterator[ir.Stmt]:
+    """Every statement of a block and of the blocks nested in it."""
+    for s in body:
+        yield s
+        for block in blocks_of(s):
+            yield from walk_stmts(block)
+
+
+def body_exprs(body: tuple[ir.Stmt, ...]) -> Iterator[ir.Expr]:
+    """Every expression node in a block, nested blocks included."""
+    for s in walk_stmts(body):
+        for e in stmt_exprs(s):
+            yield from walk_expr(e)
+
+
+def map_body(body: tuple[ir.Stmt, ...], fn: ExprFn) -> tuple[ir.Stmt, ...]:
+    """A block with `fn` mapped over every expression, nested blocks included."""
+    result = []
+    for s in body:
+        s = map_stmt_exprs(s, fn)
+        match s:
+            case ir.If():
+                s = dataclasses.replace(s, then=map_body(s.then, fn),
+                                        otherwise=map_body(s.otherwise, fn))
+            case ir.While() | ir.Loop():
+                s = dataclasses.replace(s, body=map_body(s.body, fn))
+        result.append(s)
+    return tuple(result)
+
+
+def map_program_exprs(program: ir.Program, fn: ExprFn) -> ir.Program:
+    """Map `fn` over every expression of the program's code: functions, aggregates,
+    decisions, event guards and the game properties."""
+    functions = tuple(dataclasses.replace(f, body=map_body(f.body, fn),
+                                          guard=map_expr(f.guard, fn))
+                      for f in program.functions)
+    aggregates = tuple(dataclasses.replace(a, domain=map_domain(a.domain, fn),
+                                           where=map_expr(a.where, fn),
+                                           value=map_expr(a.value, fn))
+                       for a in program.aggregates)
+    decisions = tuple(dataclasses.replace(d, by=map_expr(d.by, fn), low=map_expr(d.low, fn),
+                                          high=map_expr(d.high, fn),
+                                          domain=map_domain(d.domain, fn),
+                                          where=map_expr(d.where, fn),
+                                          default=map_expr(d.default, fn))
+                      for d in program.decisions)
+    events = {name: dataclasses.replace(event, handlers=tuple(
+        dataclasses.replace(h, guard=map_expr(h.guard, fn)) for h in event.handlers))
+        for name, event in program.events.items()}
+    return dataclasses.replace(
+        program, functions=functions, aggregates=aggregates, decisions=decisions, events=events,
+        first_player=map_expr(program.first_player, fn), over_when=map_expr(program.over_when, fn),
+        score=map_expr(program.score, fn))
+
+
+def substitute_locals(e: ir.Expr, values: dict[str, ir.Expr]) -> ir.Expr:
+    """Replace locals by expressions (parameters by arguments, when inlining)."""
+    return map_expr(e, lambda node: values.get(node.name, node)
+                    if isinstance(node, ir.Local) else node)

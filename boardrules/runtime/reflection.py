@@ -1,0 +1,75 @@
+"""A game seen from plain Python code as if from inside it, on either backend.
+
+The test layer's scenario steps are rendered by the same macros as the
+production module's methods, so they read `self.c_x[i]`, `self.g_x`,
+`self.cash[p]`, `self.proc_f(a)`, `self.k_pay(...)`. A compiled game's C
+attributes and C methods are invisible from Python; `GameProxy` stands for
+`self` and maps those names onto the production module's reflection API
+(`state_get`, `state_set`, `invoke`), which both backends provide. It knows no
+edition: what a name is follows from the code generator's prefixes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+# The kernel's arrays and values that rules code reads by their own names (codegen's
+# KERNEL_ARRAYS and KERNEL_READ_ONLY; a test keeps the two lists together).
+KERNEL_ARRAYS = frozenset({"cash", "position", "alive", "card_holder", "track_of", "card_deck"})
+KERNEL_VALUES = frozenset({"current", "turn", "over", "n_players"})  # read-only attributes
+KERNEL_STATE = frozenset({"unwinding"})  # read and written through state_get/state_set
+# Counters per entity (or global lists) and tables: c_<name>, t_<name>; global counters g_<name>.
+ARRAY_PREFIXES = ("c_", "t_")
+VALUE_PREFIX = "g_"
+
+
+class ArrayView:
+    """One array of the game: `view[i]` reads it and `view[i] = v` writes it."""
+
+    __slots__ = ("_game", "_name")
+
+    def __init__(self, game: Any, name: str):
+        self._game = game
+        self._name = name
+
+    def __getitem__(self, index: int) -> int:
+        return self._game.state_get(self._name, index)
+
+    def __setitem__(self, index: int, value: int) -> None:
+        self._game.state_set(self._name, index, value)
+
+
+class GameProxy:
+    """`self` of the test layer's functions: a game's state and functions by name.
+
+    The test layer subclasses it with the scenarios' steps (and their aggregates) as
+    methods; any other method name is a function of the production module."""
+
+    __slots__ = ("_game",)
+
+    def __init__(self, game: Any):
+        object.__setattr__(self, "_game", game)
+
+    def __getattr__(self, name: str) -> Any:
+        game = self._game
+        if name.startswith(ARRAY_PREFIXES) or name in KERNEL_ARRAYS:
+            return ArrayView(game, name)
+        if name.startswith(VALUE_PREFIX) or name in KERNEL_STATE:
+            return game.state_get(name, 0)
+        if name in KERNEL_VALUES:
+            return getattr(game, name)
+        return _caller(game, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if not (name.startswith(VALUE_PREFIX) or name in KERNEL_STATE):
+            raise AttributeError(f"cannot set {name!r} of a game")
+        self._game.state_set(name, 0, value)
+
+
+def _caller(game: Any, name: str) -> Callable[..., Any]:
+    def call(*args: Any) -> Any:
+        return game.invoke(name, args)
+
+    call.__name__ = name
+    return call

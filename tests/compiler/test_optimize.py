@@ -1,0 +1,228 @@
+"""The optimization passes (compiler/optimize/), each on a small program of its own.
+
+Each test compiles a tiny edition up to the pass under test and looks at the IR it
+produced; the last tests run generated modules to check that what the passes change
+plays exactly as before (the golden digests check the shipped editions)."""
+
+from __future__ import annotations
+
+import pytest
+
+from boardrules.compiler import ir, ir_text
+from boardrules.compiler.optimize import OPTIMIZATIONS, analyse
+from boardrules.compiler.optimize.walk import body_exprs, walk_expr
+from boardrules.compiler.pipeline import PASS_NAMES
+
+DATA = """enum color { red, blue }
+group reds "Reds"
+field space.price: money = 5
+field space.tone: color = blue
+field space.group: group? = none
+field space.special: bool = false
+counter space.owner: player? = none
+counter space.level: int = 0
+param generous: bool = false
+"""
+
+
+def function(program: ir.Program, name: str) -> ir.Function:
+    return next(f for f in program.functions if f.name == name)
+
+
+def aggregate_texts(program: ir.Program) -> list[str]:
+    return [ir_text.aggregate(a) for a in program.aggregates]
+
+
+def calls(node_source) -> set[str]:
+    return {n.function for n in node_source if isinstance(n, ir.CallProc | ir.KernelCall)}
+
+
+def test_every_optimization_is_a_named_pass_of_the_pipeline():
+    names = [name for name, _ in OPTIMIZATIONS]
+    assert len(set(names)) == len(names)
+    assert PASS_NAMES.index("check") < PASS_NAMES.index(names[0])
+    assert PASS_NAMES.index(names[-1]) < PASS_NAMES.index("codegen")
+
+
+# ---- fold-constants ---------------------------------------------------------------------------
+
+
+def test_fold_removes_dead_branches_and_folds_arithmetic(editions):
+    body = DATA + (
+        "rule r { on turn(p: player) {\n"
+        "  if generous { pay(bank, p, 10) }\n"
+        "  pay(p, bank, 3 * (2 - 1) + 0)\n"
+        "  if not generous { move(p, 1) } else { move(p, 2) }\n"
+        "} }\n")
+    before = function(editions.compile(body, until="capacity").program, "rule_r_0")
+    after = function(editions.compile(body, until="fold-constants").program, "rule_r_0")
+    assert any(isinstance(s, ir.If) for s in before.body)
+    assert not any(isinstance(s, ir.If) for s in after.body)
+    texts = ir_text.block(after.body)
+    assert texts == ["  k_pay(p, -1, 3)", "  k_move(p, 1)"]
+
+
+def test_fold_reports_a_constant_outside_the_integer_range(editions):
+    messages = editions.errors(DATA + "rule r { on turn(p: player) {\n"
+                               "  pay(p, bank, 2000000000 * 2)\n} }\n",
+                               until="fold-constants")
+    assert any("outside the integer range" in m for m in messages)
+
+
+def test_fold_drops_statements_after_end_turn(editions):
+    program = editions.compile(DATA + "rule r { on turn(p: player) {\n"
+                               "  if true { end turn }\n  move(p, 1)\n} }\n",
+                               until="fold-constants").program
+    assert ir_text.block(function(program, "rule_r_0").body) == ["  end turn"]
+
+
+# ---- eliminate-some -------------------------------------------------------------------------
+
+
+def test_some_after_an_early_return_on_none_is_dropped(editions):
+    body = DATA + (
+        "proc first_of(g: group) -> bool { return count(t in spaces where t.group == g)"
+        " > 0 }\n"
+        "proc in_group(s: space) -> bool {\n"
+        "  if s.group == none { return false }\n"
+        "  return first_of(some(s.group))\n}\n"
+        "proc unsure(s: space) -> bool { return first_of(some(s.group)) }\n"
+        "rule r { on land(p: player, s: space) { if in_group(s) and unsure(s) { move(p, 1) } } }\n")
+    program = editions.compile(body, until="eliminate-some").program
+    assert "k_some" not in calls(body_exprs(function(program, "proc_in_group").body))
+    assert "k_some" in calls(body_exprs(function(program, "proc_unsure").body))
+    fx = analyse(program)
+    assert "proc_in_group" not in fx.unsafe and "proc_unsure" in fx.unsafe
+
+
+# ---- effects ----------------------------------------------------------------------------------
+
+
+def test_effects_of_functions(editions):
+    program = editions.compile(DATA + (
+        "proc reads(s: space) -> int { return s.price + s.level }\n"
+        "proc writes(s: space) { s.level += 1 }\n"
+        "proc deep(n: int) -> int { if n <= 0 { return 0 } return deep(n - 1) }\n"
+        "proc ends() { end turn }\n"
+        "proc calls_ends() { ends() }\n"
+        "rule r { on land(p: player, s: space) {\n"
+        "  move(p, reads(s) + deep(2))\n  writes(s)\n  calls_ends()\n} }\n"),
+        until="check").program
+    fx = analyse(program)
+    assert "proc_reads" not in fx.impure | fx.unsafe | fx.unwinding
+    assert "proc_writes" in fx.impure and "proc_writes" not in fx.unsafe
+    assert "proc_deep" in fx.unsafe  # recursion can exhaust the stack
+    assert {"proc_ends", "proc_calls_ends", "rule_r_0"} <= fx.unwinding
+
+
+# ---- inline-procedures -----------------------------------------------------------------------
+
+
+def test_small_procedures_are_inlined_and_then_dropped(editions):
+    body = DATA + (
+        "proc cost(s: space) -> int { return s.price * 2 }\n"
+        "rule r { on land(p: player, s: space) { pay(p, bank, cost(s)) } }\n")
+    before = editions.compile(body, until="eliminate-some").program
+    after = editions.compile(body, until="inline-procedures").program
+    assert "proc_cost" in calls(body_exprs(function(before, "rule_r_0").body))
+    assert ir_text.block(function(after, "rule_r_0").body) == [
+        "  k_pay(p, -1, (s.space_price * 2))"]
+    assert "proc_cost" not in {f.name for f in after.functions}
+
+
+def test_an_argument_with_effects_is_not_inlined(editions):
+    program = editions.compile(DATA + (
+        "proc twice(n: int) -> int { return n + n }\n"
+        "rule r { on land(p: player, s: space) { pay(p, bank, twice(random(6))) } }\n"),
+        until="inline-procedures").program
+    assert "proc_twice" in calls(body_exprs(function(program, "rule_r_0").body))
+
+
+# ---- merge-aggregates ------------------------------------------------------------------------
+
+
+def test_identical_aggregates_are_merged(editions):
+    program = editions.compile(DATA + (
+        "proc a(p: player) -> int { return count(s in spaces where s.owner == p) }\n"
+        "proc b(q: player) -> int { return count(t in spaces where t.owner == q) }\n"
+        "proc c(q: player) -> int { return count(t in spaces where t.owner != q) }\n"
+        "rule r { on turn(p: player) { move(p, a(p) + b(p) + c(p)) } }\n"),
+        until="merge-aggregates").program
+    assert len(program.aggregates) == 2
+
+
+# ---- lift-early-exits and order-conjuncts ----------------------------------------------------
+
+
+def test_early_exits_are_lifted_and_cheap_tests_come_first(editions):
+    program = editions.compile(DATA + (
+        "proc busy(s: space) -> bool { return count(t in spaces where t.level > 0) > 1 }\n"
+        "proc mine(p: player, s: space) -> bool {\n"
+        "  if s.owner != p { return false }\n"
+        "  let n = s.level\n  return n < 3 and not busy(s)\n}\n"
+        "rule r { on turn(p: player) {\n"
+        "  move(p, count(s in spaces where busy(s) and mine(p, s) and s.price > 2))\n"
+        "} }\n"), until="order-conjuncts").program
+    where = next(a for a in program.aggregates if "mine" in ir_text.aggregate(a)).where
+    order = ir_text.expr(where)
+    assert order.index("s.space_owner == p") < order.index("s.space_price > 2") < order.index(
+        "agg_")
+
+
+def test_no_operand_moves_across_a_test_for_none(editions):
+    program = editions.compile(DATA + (
+        "proc f(p: player, o: player?) -> bool { return o != none and o.cash > p.cash }\n"
+        "rule r { on turn(p: player) { if f(p, s0.owner) { move(p, 1) } } }\n"),
+        until="order-conjuncts").program
+    text = ir_text.block(function(program, "rule_r_0").body)[0]  # f is inlined there
+    assert "proc_f" not in text and text.index("!= none") < text.index("cash")
+
+
+# ---- index-filters ---------------------------------------------------------------------------
+
+
+def test_a_filter_on_declared_data_becomes_an_index(editions):
+    program = editions.compile(DATA_BOARD + DATA + (
+        "proc members(g: group, p: player) -> int {"
+        " return count(t in spaces where t.group == g and t.owner == p) }\n"
+        "proc flagged() -> int { return count(t in spaces where t.special) }\n"
+        "rule r { on turn(p: player) { move(p, members(reds, p) + flagged()) } }\n"),
+        until="index-filters", prelude=False).program
+    by_group, by_flag = program.aggregates
+    assert by_group.domain.index and ir_text.expr(by_group.where) == "(t.space_owner == p)"
+    assert by_flag.domain.index and by_flag.where is None
+    group_index = next(ix for ix in program.indexes if ix.name == by_group.domain.index)
+    reds = 0 - group_index.offset
+    members = group_index.items[group_index.starts[reds]:group_index.starts[reds + 1]]
+    assert list(members) == [0, 2]  # s0 and s2, in board order
+
+
+DATA_BOARD = """edition "T" {
+  rulebook "rulebook.txt"
+  players 2 to 4
+}
+enum kind { plain }
+board {
+  space s0 "S0" plain { group = reds, special = true }
+  space s1 "S1" plain
+  space s2 "S2" plain { group = reds }
+}
+rule turn_rule { on turn(p: player) { move(p, 1) } }
+"""
+
+
+# ---- lazy-decisions ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("where, lazy", [("s.owner == p", True), ("random(2) == 0", False)])
+def test_a_decision_is_lazy_only_when_its_filter_is_pure(editions, where, lazy):
+    program = editions.compile(DATA + (
+        f"decision site(p: player) by p -> space? where s: {where} {{ default none }}\n"
+        "rule r { on turn(p: player) { let s = ask site(p) } }\n"),
+        until="lazy-decisions").program
+    assert program.decisions[0].lazy is lazy
+
+
+def test_walk_visits_every_node():
+    e = ir.Binary(ir.INT, "+", ir.Const(ir.INT, 1), ir.Local(ir.INT, "x"))
+    assert [type(n).__name__ for n in walk_expr(e)] == ["Binary", "Const", "Local"]
