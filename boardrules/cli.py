@@ -56,6 +56,9 @@ def build_parser() -> argparse.ArgumentParser:
     compile_.add_argument("edition", help="an edition name under rulesets/ or a .rules file")
     compile_.add_argument("--backend", choices=BACKENDS, default="compiled",
                           help="interpreted only writes the generated module")
+    compile_.add_argument("--dump-ir", nargs="?", const="all", metavar="PASS",
+                          help="print the IR after each pass from check on (or after PASS "
+                          "only: check, capacity or an optimization such as index-filters)")
 
     sim = commands.add_parser("simulate", help="play N seeded games and summarise them")
     sim.add_argument("edition", help="an edition name under rulesets/ or a .rules file")
@@ -110,10 +113,26 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
-def _compile(name: str, until: str = "codegen"):
+def _compile(name: str, until: str = "codegen", after_pass=None):
     from .compiler.pipeline import compile_rules
 
-    return compile_rules(resolve_edition(name), until=until)
+    return compile_rules(resolve_edition(name), until=until, after_pass=after_pass)
+
+
+def _ir_dumper(wanted: str):
+    """Print the program after each pass that has one (or only after `wanted`)."""
+    from .compiler import ir_text
+    from .compiler.pipeline import PASS_NAMES
+
+    dumpable = PASS_NAMES[PASS_NAMES.index("check"):PASS_NAMES.index("codegen")]
+    if wanted != "all" and wanted not in dumpable:
+        raise UsageError(f"--dump-ir takes one of: {', '.join(dumpable)}")
+
+    def dump(name: str, compilation) -> None:
+        if name in dumpable and wanted in ("all", name):
+            print(f"# ---- IR after {name} ----")
+            print(ir_text.program(compilation.program), end="")
+    return dump
 
 
 def _print_warnings(compilation) -> None:
@@ -123,7 +142,8 @@ def _print_warnings(compilation) -> None:
 
 
 def cmd_check(args) -> int:
-    compilation = _compile(args.file, until="check")
+    # every pass that can reject a program, so that check never passes what compile rejects
+    compilation = _compile(args.file, until=_last_checking_pass())
     _print_warnings(compilation)
     program = compilation.program
     print(f"{args.file}: ok: {len(program.rules)} rules, {len(program.space_ids)} spaces, "
@@ -132,8 +152,15 @@ def cmd_check(args) -> int:
     return 0
 
 
+def _last_checking_pass() -> str:
+    from .compiler.pipeline import PASS_NAMES
+
+    return PASS_NAMES[PASS_NAMES.index("codegen") - 1]
+
+
 def cmd_compile(args) -> int:
-    compilation = _compile(args.edition)
+    dump = _ir_dumper(args.dump_ir) if args.dump_ir else None
+    compilation = _compile(args.edition, after_pass=dump)
     _print_warnings(compilation)
     if args.backend == "compiled":
         artifact = build_extension(compilation)

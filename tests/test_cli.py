@@ -101,3 +101,34 @@ def test_missing_c_compiler_is_reported_and_keeps_the_cache(tmp_path):
     assert "no C compiler" in result.stderr and "Traceback" not in result.stderr
     generated = list(env_cache.glob("br_disney_theme_park_*/*.py"))
     assert generated, "the generated module stays in the cache"
+
+
+def test_compile_dumps_the_ir_after_each_pass():
+    result = run("compile", "tests/fixtures/tiny/tiny.rules", "--backend", "interpreted",
+                 "--dump-ir")
+    assert result.returncode == 0, result.stderr
+    for name in ("check", "fold-constants", "index-filters", "lazy-decisions"):
+        assert f"# ---- IR after {name} ----" in result.stdout
+    one = run("compile", "tests/fixtures/tiny/tiny.rules", "--backend", "interpreted",
+              "--dump-ir", "index-filters")
+    assert one.stdout.count("# ---- IR after") == 1 and "def rule_" in one.stdout
+    bad = run("compile", "tests/fixtures/tiny/tiny.rules", "--dump-ir", "nonsense")
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1
+    assert "--dump-ir takes one of" in bad.stderr
+
+
+def test_check_rejects_what_only_the_optimizer_sees(tmp_path):
+    """check runs every pass that can reject a program: a folded constant out of range."""
+    source = ROOT / "tests" / "fixtures" / "tiny" / "tiny.rules"
+    broken = tmp_path / "tiny" / "tiny.rules"
+    broken.parent.mkdir()
+    for other in source.parent.iterdir():
+        (broken.parent / other.name).write_text(other.read_text())
+    (tmp_path / "lib").mkdir()
+    for lib in (ROOT / "tests" / "fixtures" / "lib").iterdir():
+        (tmp_path / "lib" / lib.name).write_text(lib.read_text())
+    broken.write_text(broken.read_text() + "\nrule big { on turn(p: player) {"
+                      " pay(p, bank, 2000000000 * 2) } }\n")
+    result = run("check", str(broken))
+    assert result.returncode == 1
+    assert "outside the integer range" in result.stderr and "tiny.rules:" in result.stderr

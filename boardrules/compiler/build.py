@@ -100,11 +100,11 @@ def toolchain() -> tuple[str, ...]:
 def content_key(compilation: Compilation) -> str:
     """A hash of what goes into the module: the generated code and the toolchain.
 
-    Comment lines are left out: they name rules-file lines, which move when a scenario
-    above them grows, and a comment changes nothing that is built. (A cached module may
-    then show an older line number in a comment.)"""
+    Comment lines are left out (not Cython's `# cython:` directives): they name rules-file
+    lines, which move when a scenario above them grows, and a comment changes nothing that
+    is built. (A cached module may then show an older line number in a comment.)"""
     code = "\n".join(line for line in compilation.code.splitlines()
-                     if not line.lstrip().startswith("#"))
+                     if not line.lstrip().startswith("#") or line.startswith("# cython:"))
     digest = hashlib.sha256()
     for part in (*toolchain(), code):
         digest.update(part.encode())

@@ -60,6 +60,14 @@ class Local(Expr):
 
 
 @dataclass(frozen=True)
+class Hoisted(Expr):
+    """A value an optimization computed once before a loop (named `h_<name>` in code)."""
+
+    tag: ClassVar[str] = "hoisted"
+    name: str
+
+
+@dataclass(frozen=True)
 class Builtin(Expr):
     """A value the kernel keeps: the current player, the turn number."""
 
@@ -278,6 +286,7 @@ class Aggregate:
     value: Expr | None
     type: Type
     span: Span | None = None
+    hoisted: tuple[tuple[str, Expr], ...] = ()  # computed once before the loop
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,8 @@ def expr(e: ir.Expr | None) -> str:
             return repr(e.value)
         case ir.Local() | ir.Builtin():
             return e.name
+        case ir.Hoisted():
+            return f"hoisted {e.name}"
         case ir.Table() | ir.State():
             field = e.table if isinstance(e, ir.Table) else e.array
             owner = "game" if getattr(e, "entity", None) is None else expr(e.entity)
@@ -56,7 +58,8 @@ def domain(var: str, d: ir.Domain, where: ir.Expr | None) -> str:
 def aggregate(a: ir.Aggregate) -> str:
     """`best(-t.buildings for t in 0..41 where ...)`: what an aggregate computes."""
     value = f"{expr(a.value)} for " if a.value is not None else ""
-    return f"{a.kind}({value}{domain(a.var, a.domain, a.where)})"
+    lets = "".join(f"let hoisted {name} = {expr(e)}; " for name, e in a.hoisted)
+    return f"{lets}{a.kind}({value}{domain(a.var, a.domain, a.where)})"
 
 
 def block(body: tuple[ir.Stmt, ...], indent: str = "  ") -> list[str]:

@@ -166,7 +166,8 @@ def test_early_exits_are_lifted_and_cheap_tests_come_first(editions):
     where = next(a for a in program.aggregates if "mine" in ir_text.aggregate(a)).where
     order = ir_text.expr(where)
     assert order.index("s.space_owner == p") < order.index("s.space_price > 2") < order.index(
-        "agg_")
+        "proc_mine")
+    assert "hoisted" in order  # busy(s) scans every t whatever s is: computed once
 
 
 def test_no_operand_moves_across_a_test_for_none(editions):
@@ -226,3 +227,20 @@ def test_a_decision_is_lazy_only_when_its_filter_is_pure(editions, where, lazy):
 def test_walk_visits_every_node():
     e = ir.Binary(ir.INT, "+", ir.Const(ir.INT, 1), ir.Local(ir.INT, "x"))
     assert [type(n).__name__ for n in walk_expr(e)] == ["Binary", "Const", "Local"]
+
+
+# ---- hoist-invariants ------------------------------------------------------------------------
+
+
+def test_a_call_that_does_not_depend_on_the_candidate_is_computed_once(editions):
+    program = editions.compile(DATA + (
+        "proc floor(p: player) -> int { return count(s in spaces where s.owner == p) }\n"
+        "proc pick(p: player) -> space? {\n"
+        "  let n = 0\n"
+        "  return best(s.price for s in spaces where s.price > floor(p) + n)\n}\n"
+        "rule r { on turn(p: player) { if pick(p) != none { move(p, 1) } } }\n"),
+        until="hoist-invariants").program
+    picked = next(a for a in program.aggregates if a.kind == "best")
+    assert len(picked.hoisted) == 1
+    name, value = picked.hoisted[0]
+    assert isinstance(value, ir.CallProc) and "hoisted" in ir_text.expr(picked.where)

@@ -17,6 +17,7 @@ from .conjuncts import order_conjuncts
 from .decisions import lazy_decisions
 from .effects import Effects, analyse
 from .fold import fold_constants
+from .hoist import hoist_invariants
 from .index import index_filters
 from .inline import inline_procedures, lift_early_exits
 from .some import eliminate_some
@@ -28,6 +29,7 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("eliminate-some", eliminate_some),
     ("inline-procedures", inline_procedures),
     ("merge-aggregates", merge_aggregates),
+    ("hoist-invariants", hoist_invariants),
     ("lift-early-exits", lift_early_exits),
     ("fold-lifted", fold_constants),
     ("order-conjuncts", order_conjuncts),

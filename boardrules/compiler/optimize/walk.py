@@ -68,6 +68,25 @@ def map_expr(e: ir.Expr | None, fn: ExprFn) -> ir.Expr | None:
     return fn(e)
 
 
+def rewrite_top_down(e: ir.Expr | None, fn: Callable[[ir.Expr], ir.Expr | None]
+                     ) -> ir.Expr | None:
+    """Rebuild an expression top-down: where `fn` gives a replacement, its subtree is not
+    visited; where it gives None, the children are."""
+    if e is None:
+        return None
+    replaced = fn(e)
+    if replaced is not None:
+        return replaced
+    match e:
+        case ir.CallProc() | ir.KernelCall():
+            return dataclasses.replace(e, args=tuple(rewrite_top_down(a, fn) for a in e.args))
+    changes = {name: rewrite_top_down(getattr(e, name), fn)
+               for name in ("entity", "element", "holds", "left", "right", "operand", "test",
+                            "then", "otherwise")
+               if isinstance(getattr(e, name, None), ir.Expr)}
+    return dataclasses.replace(e, **changes) if changes else e
+
+
 def map_domain(d: ir.Domain | None, fn: ExprFn) -> ir.Domain | None:
     if d is None:
         return None
@@ -154,7 +173,9 @@ def map_program_exprs(program: ir.Program, fn: ExprFn) -> ir.Program:
                       for f in program.functions)
     aggregates = tuple(dataclasses.replace(a, domain=map_domain(a.domain, fn),
                                            where=map_expr(a.where, fn),
-                                           value=map_expr(a.value, fn))
+                                           value=map_expr(a.value, fn),
+                                           hoisted=tuple((name, map_expr(e, fn))
+                                                         for name, e in a.hoisted))
                        for a in program.aggregates)
     decisions = tuple(dataclasses.replace(d, by=map_expr(d.by, fn), low=map_expr(d.low, fn),
                                           high=map_expr(d.high, fn),
