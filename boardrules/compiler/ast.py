@@ -131,7 +131,7 @@ class ListLit(Expr):
 
 @dataclass(frozen=True)
 class Domain(Node):
-    kind: str  # players | spaces | groups | cells | cards | enum | range
+    kind: str  # players | spaces | groups | cells | cards | enum | range | legal
     name: str = ""  # deck or enum name
     low: Expr | None = None
     high: Expr | None = None

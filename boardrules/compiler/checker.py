@@ -96,6 +96,7 @@ class Checker:
         self.param_values: dict[str, tuple[int, Type]] = {}
         self.global_names = symbols.global_names()  # fixed once the declarations are collected
         self._evaluating: set[str] = set()
+        self.legal: ast.DecisionDecl | None = None  # the decision whose default is being lowered
         grid = next(iter(symbols.grids.values()), None)
         self.cell_count = grid.width * grid.height if grid else 0
         self.grid_width = grid.width if grid else 0
@@ -415,7 +416,9 @@ class Checker:
             result = Type(var_type.name, d.optional)
         default = None
         if d.default is not None:
+            self.legal = d if d.kind == "entity" else None
             default = self.expr(d.default, scope)
+            self.legal = None
             self._expect(default.type, result, d.default.span)
         return ir.Decision(d.name, index, params, by, d.kind, d.optional, low, high, domain,
                            d.var, where, default, d.prompt, d.span)
@@ -697,6 +700,11 @@ class Checker:
                                       did_you_mean(d.name, set(self.s.enums)))
                     return ir.Domain("range", zero, zero), ERROR
                 return ir.Domain("range", zero, ir.Const(INT, len(enum.members))), Type(d.name)
+            case "legal":
+                self.report.error(d.span, "'legal' names the options of a decision",
+                                  "use it in the default of a decision among entities: "
+                                  "best(... for s in legal where ...)")
+                return ir.Domain("range", zero, zero), ERROR
             case "range":
                 low, high = self.expr(d.low, scope), self.expr(d.high, scope)
                 self._expect(low.type, INT, d.low.span)
@@ -970,14 +978,30 @@ class Checker:
         self._expect(right.type, INT, e.right.span)
         return ir.Binary(BOOL, e.op, left, right)
 
+    def _legal_options(self, e: ast.Aggregate) -> ast.Expr | None:
+        """`x in legal` inside a decision's default: the decision's own options, so the
+        default does not restate its filter. Gives the combined filter."""
+        d = self.legal
+        if d is None:
+            return e.where
+        if e.var != d.var:
+            self.report.error(e.domain.span, f"the options of '{d.name}' are called '{d.var}'",
+                              f"write: ... for {d.var} in legal")
+        return d.where if e.where is None else ast.BinOp(e.span, "and", d.where, e.where)
+
     def _aggregate(self, e: ast.Aggregate, scope: Scope) -> ir.Expr:
-        domain, var_type = self.domain(e.domain, scope)
+        filter_ast = e.where
+        if e.domain.kind == "legal" and self.legal is not None:
+            domain, var_type = self._entity_domain(self.legal.entity_type, e.domain.span)
+            filter_ast = self._legal_options(e)
+        else:
+            domain, var_type = self.domain(e.domain, scope)
         inner = Scope("aggregate", VOID, dict(scope.variables))
         inner.variables[e.var] = var_type
         where = None
-        if e.where is not None:
-            where = self.expr(e.where, inner)
-            self._expect(where.type, BOOL, e.where.span)
+        if filter_ast is not None:
+            where = self.expr(filter_ast, inner)
+            self._expect(where.type, BOOL, filter_ast.span)
         value = None
         if e.value is not None:
             value = self.expr(e.value, inner)

@@ -464,6 +464,9 @@ class _ToAst(Transformer_NonRecursive):
     def dom_enum(self, meta, c):
         return ast.Domain(self._span(meta), "enum", str(c[0]))
 
+    def dom_legal(self, meta, c):
+        return ast.Domain(self._span(meta), "legal")
+
     def dom_range(self, meta, c):
         return ast.Domain(self._span(meta), "range", "", c[0], c[1])
 

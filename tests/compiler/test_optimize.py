@@ -244,3 +244,29 @@ def test_a_call_that_does_not_depend_on_the_candidate_is_computed_once(editions)
     assert len(picked.hoisted) == 1
     name, value = picked.hoisted[0]
     assert isinstance(value, ir.CallProc) and "hoisted" in ir_text.expr(picked.where)
+
+
+# ---- the legal options of a decision ------------------------------------------------------
+
+
+def test_a_default_ranges_over_the_decisions_legal_options(editions):
+    program = editions.compile(DATA + (
+        "decision site(p: player) by p -> space? where s: s.owner == p {\n"
+        "  default best(s.price for s in legal where s.level < 2)\n}\n"
+        "rule r { on turn(p: player) { let s = ask site(p) } }\n"), until="check").program
+    default = program.decisions[0].default
+    aggregate = next(a for a in program.aggregates if a.name == default.function)
+    assert ir_text.expr(aggregate.where) == "((s.space_owner == p) and (s.space_level < 2))"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("decision site(p: player) by p -> space? where s: s.owner == p {\n"
+     "  default best(t.price for t in legal)\n}\n", "the options of 'site' are called 's'"),
+    ("proc f(p: player) -> int { return count(s in legal) }\n",
+     "'legal' names the options of a decision"),
+])
+def test_legal_outside_its_place_is_an_error(editions, text, message):
+    messages = editions.errors(DATA + text + "rule r { on turn(p: player) {"
+                               " let s = ask site(p) } }\n" if "decision" in text else
+                               DATA + text + "rule r { on turn(p: player) { move(p, f(p)) } }\n")
+    assert any(message in m for m in messages), messages
