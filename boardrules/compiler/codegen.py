@@ -174,6 +174,8 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
         "indexed_loop_vars": indexed_loop_vars,
         "hoisted_guards": hoisted_guards(program, effects),
         "indexes": {ix.name: ix for ix in program.indexes},
+        "counter_indexes": {ix.name: ix for ix in program.counter_indexes},
+        "indexed_counters": {ix.counter: ix for ix in program.counter_indexes},
         "describe": ir_text.aggregate,
     }
 
@@ -188,11 +190,7 @@ def generate(program: ir.Program, source_name: str, effects: Effects | None = No
     for d, deck in enumerate(program.decks):
         for card in deck.cards:
             card_deck[card] = d
-    context = {
-        "version": __version__,
-        "source": source_name,
-        "p": program,
-        "kernel": kernel_source(),
+    board_arrays = {
         "track_of": padded(program.track, CAPACITY["spaces"]),
         "space_at_track": padded(program.space_of_track, CAPACITY["spaces"]),
         "die_faces": padded(die_faces, CAPACITY["dice"] * CAPACITY["faces"]),
@@ -200,8 +198,15 @@ def generate(program: ir.Program, source_name: str, effects: Effects | None = No
         "deck_first": padded([d.first_card for d in program.decks], CAPACITY["decks"]),
         "deck_size": padded([len(d.cards) for d in program.decks], CAPACITY["decks"]),
         "card_deck": padded(card_deck, CAPACITY["cards"]),
+    }
+    context = {
+        "version": __version__,
+        "source": source_name,
+        "p": program,
+        "kernel": kernel_source(),
         "entity_count": _entity_count(program),
         "counter_size": _counter_size(program),
+        "game_arrays": _game_arrays(program, board_arrays),
         **_reflection(program),
         **_optimized_code(program, effects),
     }
@@ -222,6 +227,8 @@ def generate_scenarios(program: ir.Program, source_name: str,
         "entity_count": _entity_count(program),
         "kernel_constants": _kernel_constants("UNWIND_"),
         **_optimized_code(program, effects),
+        # a step writes counters through the reflection API, which keeps the indexes
+        "indexed_counters": {},
     }
     return environment().get_template("scenarios.py.j2").render(context)
 
@@ -231,6 +238,24 @@ def _kernel_constants(prefix: str) -> dict[str, int]:
     found = re.findall(rf"^({prefix}\w*) = cython\.declare\(cython\.int, (-?\d+)\)",
                        kernel_source(), re.MULTILINE)
     return {name: int(value) for name, value in found}
+
+
+def _game_arrays(program: ir.Program, kernel: dict[str, list[int]]) -> list[tuple[str, str]]:
+    """Every array a new game sets, and its starting value as code: the kernel's board, dice
+    and deck arrays, the tables, the indexes and the counters."""
+    sizes = _counter_size(program)
+    arrays = [(name, repr(values)) for name, values in kernel.items()]
+    arrays += [("deck_head", "[0] * 32"), ("deck_count", "[0] * 32")]
+    arrays += [(ident(t.name, "t_"), repr(list(t.values) or [0])) for t in program.tables]
+    for ix in program.indexes:
+        arrays += [(ident(ix.name, "s_"), repr(list(ix.starts))),
+                   (ident(ix.name, "m_"), repr(list(ix.items) or [0]))]
+    arrays += [(ident(c.name, "c_"), f"[{c.initial[0]}] * {max(sizes[c.owner] * c.stride, 1)}")
+               for c in program.counters if c.owner or c.stride > 1]
+    for cx in program.counter_indexes:
+        arrays += [(ident(cx.counter, "vxn_"), f"[0] * {cx.values}"),
+                   (ident(cx.counter, "vxm_"), f"[0] * {cx.values * cx.entities}")]
+    return arrays
 
 
 def _entity_count(program: ir.Program) -> dict[str, int | str]:

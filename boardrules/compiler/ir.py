@@ -254,6 +254,19 @@ class Index:
     items: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class CounterIndex:
+    """The entities of one kind grouped by the current value of a counter (`s.owner`), kept up
+    to date by every write of it: the members with value v, in entity order, are
+    members[(v - offset) * entities : ... + count[v - offset]]."""
+
+    name: str
+    counter: str
+    offset: int  # -1 when the counter may be none
+    values: int  # how many values it can take
+    entities: int
+
+
 # ---- top level -----------------------------------------------------------------------
 
 
@@ -425,3 +438,4 @@ class Program:
     scenario_functions: tuple[Function, ...] = ()
     scenario_aggregates: tuple[Aggregate, ...] = ()
     indexes: tuple[Index, ...] = ()
+    counter_indexes: tuple[CounterIndex, ...] = ()

@@ -183,20 +183,27 @@ class Kernel:
         self.seed = seed & 0xFFFFFFFFFFFFFFFF
         self.chance = Rng(self.seed)
         self.policy_rng = Rng(self.seed ^ 0x5DEECE66D)
-        self.cash = [0] * 16
-        self.position = [0] * 16
-        self.alive = [1 if i < n_players else 0 for i in range(16)]
-        self.policy = [POLICY_DEFAULT] * 16
+        i: cython.int
+        if not cython.compiled:  # a compiled game's C arrays start zeroed
+            self.cash = [0] * 16
+            self.position = [0] * 16
+            self.alive = [0] * 16
+            self.policy = [0] * 16
+            self.land_count = [0] * 256
+            self.queue = [0] * 512
+            self.card_holder = [0] * 512
+            self.opts = [0] * 512
+            self.rule_fired = [0] * 512
+        for i in range(16):
+            self.alive[i] = 1 if i < n_players else 0
+            self.policy[i] = POLICY_DEFAULT
+        for i in range(512):
+            self.card_holder[i] = -1
         self.external = [None] * 16
         if policies is not None:
             self.set_policies(policies)
-        self.land_count = [0] * 256
         self.moves = 0
         self.rounds = 0
-        self.queue = [0] * 512
-        self.card_holder = [-1] * 512
-        self.opts = [0] * 512
-        self.rule_fired = [0] * 512
         self.n_forced = 0
         self.forced = {}
         self.script = []

@@ -185,12 +185,13 @@ def test_no_operand_moves_across_a_test_for_none(editions):
 def test_a_filter_on_declared_data_becomes_an_index(editions):
     program = editions.compile(DATA_BOARD + DATA + (
         "proc members(g: group, p: player) -> int {"
-        " return count(t in spaces where t.group == g and t.owner == p) }\n"
+        " return count(t in spaces where t.group == g and t.level == p.cash) }\n"
         "proc flagged() -> int { return count(t in spaces where t.special) }\n"
         "rule r { on turn(p: player) { move(p, members(reds, p) + flagged()) } }\n"),
         until="index-filters", prelude=False).program
     by_group, by_flag = program.aggregates
-    assert by_group.domain.index and ir_text.expr(by_group.where) == "(t.space_owner == p)"
+    assert by_group.domain.index and ir_text.expr(by_group.where) == (
+        "(t.space_level == p.player_cash)")
     assert by_flag.domain.index and by_flag.where is None
     group_index = next(ix for ix in program.indexes if ix.name == by_group.domain.index)
     reds = 0 - group_index.offset
@@ -270,3 +271,47 @@ def test_legal_outside_its_place_is_an_error(editions, text, message):
                                " let s = ask site(p) } }\n" if "decision" in text else
                                DATA + text + "rule r { on turn(p: player) { move(p, f(p)) } }\n")
     assert any(message in m for m in messages), messages
+
+
+def test_an_aggregate_filtering_on_a_counter_uses_a_counter_index(editions):
+    program = editions.compile(DATA + (
+        "proc mine(p: player) -> int { return count(s in spaces where s.owner == p) }\n"
+        "rule r { on land(p: player, s: space) {\n"
+        "  s.owner = p\n  move(p, mine(p))\n} }\n"), until="index-filters").program
+    (index,) = program.counter_indexes
+    assert (index.counter, index.offset, index.values) == ("space_owner", -1, 5)
+    counting = next(a for a in program.aggregates if a.kind == "count")
+    assert counting.domain.index == index.name and counting.where is None
+
+
+def test_the_counter_index_follows_every_write(editions):
+    """Writes by the rules and by the reflection API keep the members in entity order."""
+    from boardrules.compiler.codegen import generate
+
+    path = editions.write(DATA + (
+        "proc owned(p: player) -> int { return count(s in spaces where s.owner == p) }\n"
+        "proc last_owned(p: player) -> space? { return best(0 for s in spaces where"
+        " s.owner == p) }\n"
+        "proc claim(p: player, s: space) { s.owner = p }\n"
+        "rule r { on turn(p: player) { claim(p, s1)\n"
+        "  if last_owned(p) != none { move(p, owned(p)) } } }\n"))
+    from boardrules.compiler.pipeline import compile_rules
+
+    compilation = compile_rules(path)
+    assert compilation.program.counter_indexes
+    namespace: dict = {"__name__": "generated_under_test"}
+    exec(compile(generate(compilation.program, "ed.rules"), "<generated>", "exec"), namespace)
+    game = namespace["Game"](2, seed=1)
+    names = {a.kind: a.name for a in compilation.program.aggregates}
+    for seat, space in ((0, 2), (1, 0), (0, 0), (0, 1), (1, 2)):
+        game.invoke("proc_claim", (seat, space))
+        owners = [game.state_get("c_space_owner", s) for s in range(3)]
+        for p in (0, 1):
+            assert game.invoke(names["count"], (p,)) == owners.count(p)
+            first = next((s for s in range(3) if owners[s] == p), -1)
+            assert game.invoke(names["best"], (p,)) == first
+    game.state_set("c_space_owner", 1, -1)  # owners now: p1, none, p2
+    assert [game.invoke(names["count"], (p,)) for p in (0, 1)] == [1, 1]
+    assert game.invoke(names["best"], (1,)) == 2
+    copy = game.copy()
+    assert [copy.invoke(names["count"], (p,)) for p in (0, 1)] == [1, 1]

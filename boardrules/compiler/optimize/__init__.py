@@ -19,7 +19,7 @@ from .effects import Effects, analyse
 from .fold import fold_constants
 from .hoist import hoist_invariants
 from .index import index_filters
-from .inline import inline_procedures, lift_early_exits
+from .inline import inline_procedures, lift_early_exits, returns_as_expressions
 from .some import eliminate_some
 
 Optimization = Callable[[ir.Program, Effects, Reporter], ir.Program]
@@ -27,6 +27,7 @@ Optimization = Callable[[ir.Program, Effects, Reporter], ir.Program]
 OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("fold-constants", fold_constants),
     ("eliminate-some", eliminate_some),
+    ("returns-as-expressions", returns_as_expressions),
     ("inline-procedures", inline_procedures),
     ("merge-aggregates", merge_aggregates),
     ("hoist-invariants", hoist_invariants),

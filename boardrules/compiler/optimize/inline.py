@@ -14,9 +14,11 @@ import dataclasses
 from .. import ir
 from ..diagnostics import Reporter
 from .effects import Effects, program_code
+from .fold import negate
 from .walk import map_expr, map_program_exprs, substitute_locals, walk_expr
 
 ROUNDS = 3  # nested small procedures inline through this many levels
+MAX_INLINED = 80  # nodes: a larger body stays a call
 _DUPLICABLE = 4  # an argument of at most this many nodes may be evaluated more than once
 
 
@@ -28,9 +30,45 @@ def _inlinable(f: ir.Function) -> ir.Expr | None:
     return f.body[0].value
 
 
+def _as_expression(body: tuple[ir.Stmt, ...]) -> ir.Expr | None:
+    """`if t { return a } ... return z` as one expression (`if t then a else ...`), or None
+    when the body does anything else (a local, an assignment, a loop)."""
+    if not body:
+        return None
+    first, rest = body[0], body[1:]
+    if isinstance(first, ir.Return) and not rest:
+        return first.value
+    if not isinstance(first, ir.If):
+        return None
+    then = _as_expression(first.then)
+    otherwise = _as_expression(first.otherwise + rest) if first.otherwise or rest else None
+    if then is None or otherwise is None:
+        return None
+    if then.type == ir.BOOL and isinstance(then, ir.Const):  # if t then false else e: not t and e
+        test = first.test if then.value else negate(first.test)
+        return ir.Binary(ir.BOOL, "or" if then.value else "and", test, otherwise)
+    return ir.Conditional(then.type, first.test, then, otherwise)
+
+
+def returns_as_expressions(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
+    """A procedure made only of early returns becomes one `return` of an expression (exactly
+    the same evaluation), so that it can be inlined and its tests reordered."""
+    def flatten(f: ir.Function) -> ir.Function:
+        if not f.name.startswith("proc_") or f.locals or f.returns in (ir.VOID, ir.STR) or (
+                _inlinable(f) is not None):
+            return f
+        value = _as_expression(f.body)
+        if value is None or value.type != f.returns and not isinstance(value, ir.Conditional):
+            return f
+        return dataclasses.replace(f, body=(ir.Return(f.body[-1].span, value),))
+
+    return dataclasses.replace(program, functions=tuple(flatten(f) for f in program.functions))
+
+
 def inline_procedures(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
     bodies = {f.name: (f.params, body) for f in program.functions
-              if (body := _inlinable(f)) is not None and not _recursive(f.name, body)}
+              if (body := _inlinable(f)) is not None and not _recursive(f.name, body)
+              and sum(1 for _ in walk_expr(body)) <= MAX_INLINED}
 
     def node(e: ir.Expr) -> ir.Expr:
         if not isinstance(e, ir.CallProc) or e.function not in bodies:
