@@ -996,7 +996,7 @@ class Checker:
             filter_ast = self._legal_options(e)
         else:
             domain, var_type = self.domain(e.domain, scope)
-        inner = Scope("aggregate", VOID, dict(scope.variables))
+        inner = Scope(scope.function, VOID, dict(scope.variables))
         inner.variables[e.var] = var_type
         where = None
         if filter_ast is not None:
@@ -1017,7 +1017,9 @@ class Checker:
                   "all": BOOL}.get(e.kind, Type(var_type.name, True))
         free = sorted(_locals_used([where, value, domain.low, domain.high]) - {e.var})
         params = tuple((n, scope.variables[n]) for n in free if n in scope.variables)
-        name = f"{self._lift_prefix}{len(self._lifted)}"  # after any aggregate nested inside
+        # after any aggregate nested inside; named after where it is written, for profiles
+        name = f"{self._lift_prefix}{len(self._lifted)}" + (
+            f"_in_{scope.function}" if scope.function.isidentifier() else "")
         self._lifted.append(
             ir.Aggregate(name, e.kind, params, e.var, domain, where, value, result, e.span)
         )
