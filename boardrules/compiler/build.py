@@ -39,6 +39,9 @@ if TYPE_CHECKING:
     from .pipeline import Compilation
 
 # -O1: measured as fast as -O2 for whole games, and it halves the compile time
+# Plain methods instead of function objects, and no source comments in the C: less C to
+# compile (the module's own comments stay in its .py).
+CYTHON_DIRECTIVES = ("-X", "binding=False", "-X", "emit_code_comments=False")
 C_FLAGS = ("-shared", "-fPIC", "-O1", "-w")
 
 
@@ -94,7 +97,8 @@ def c_compiler() -> list[str]:
 
 def toolchain() -> tuple[str, ...]:
     """What besides the generated code decides the built module: versions and C flags."""
-    return (__version__, cython_version(), sys.version, " ".join(c_compiler()), *C_FLAGS)
+    return (__version__, cython_version(), sys.version, " ".join(c_compiler()), *C_FLAGS,
+            *CYTHON_DIRECTIVES)
 
 
 def content_key(compilation: Compilation) -> str:
@@ -193,8 +197,8 @@ def _publish(artifact: Artifact, make: Callable[[Path], object],
 
 def _compile(source: Path, extension: Path) -> None:
     c_file = source.with_suffix(".c")
-    cython_cmd = [sys.executable, "-m", "cython", "-3", "--fast-fail", "-o", str(c_file),
-                  str(source)]
+    cython_cmd = [sys.executable, "-m", "cython", "-3", "--fast-fail", *CYTHON_DIRECTIVES,
+                  "-o", str(c_file), str(source)]
     _run(cython_cmd, "Cython")
     compiler_cmd = c_compiler()
     if shutil.which(compiler_cmd[0]) is None:

@@ -52,7 +52,9 @@ _TERMINAL_NAMES = {
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
     grammar = resources.files("boardrules.grammar").joinpath("boardrules.lark").read_text()
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+    # cache=True: Lark keeps the LALR tables in a temporary file keyed by the grammar's hash
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False,
+                cache=True)
 
 
 # Integers are C ints in the generated module.
