@@ -173,6 +173,8 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
                                  and nonnegative(e.right, tables) and e.right.value != 0),
         "indexed_loop_vars": indexed_loop_vars,
         "hoisted_guards": hoisted_guards(program, effects),
+        "recursive_functions": [f.name for f in program.functions if f.name in effects.recursive],
+        "origins": {f.name: f.origin for f in program.functions},
         "indexes": {ix.name: ix for ix in program.indexes},
         "counter_indexes": {ix.name: ix for ix in program.counter_indexes},
         "indexed_counters": {ix.counter: ix for ix in program.counter_indexes},

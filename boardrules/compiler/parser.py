@@ -711,7 +711,7 @@ class _ToAst(Transformer_NonRecursive):
 
     # ---- scenarios -----------------------------------------------------------
     def sc_players(self, meta, c):
-        return ast.ScenarioStep(self._span(meta), "players", count=int(c[0]))
+        return ast.ScenarioStep(self._span(meta), "players", count=_int(c[0], self.path))
 
     def sc_given(self, meta, c):
         return ast.ScenarioStep(self._span(meta), "given", body=c[0])

@@ -17,6 +17,7 @@ from . import ir
 from .checker import Checker
 from .codegen import check_capacity, generate
 from .diagnostics import Diagnostic, Reporter
+from .limits import check_nesting
 from .modules import SourceSet, load_sources
 from .optimize import OPTIMIZATIONS, Effects, Optimization, analyse
 from .quotes import check_quotes
@@ -95,6 +96,7 @@ PASSES: list[tuple[str, Callable[[Compilation], None], bool]] = [
     ("quotes", _quotes, False),
     ("check", _check, True),
     ("capacity", _capacity, True),
+    ("nesting", lambda c: check_nesting(c.program, c.reporter), True),
     *((name, _optimization(optimize), True) for name, optimize in OPTIMIZATIONS),
     ("codegen", _codegen, True),
 ]

@@ -69,6 +69,7 @@ class _ScenarioLowering:
         low, high = self.props.get("players", (2, 4))
         if not low <= count <= high:
             self.report.error(sc.span, f"the edition is for {low} to {high} players, not {count}")
+            count = max(low, min(count, high))  # check the steps as if the count were right
         seats = tuple((f"p{i + 1}", Type("player")) for i in range(count))
         steps: list[ir.ScenarioStep] = []
         for k, st in enumerate(sc.steps):

@@ -24,6 +24,9 @@ CAP_FACES = cython.declare(cython.int, 32)
 CAP_OPTIONS = cython.declare(cython.int, 512)
 MASK = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 LOOP_LIMIT = cython.declare(cython.int, 1000000)
+# How deep procedures that can call themselves may nest: the same bound on both backends,
+# well within CPython's recursion limit and the C stack.
+CALL_DEPTH_LIMIT = cython.declare(cython.int, 200)
 UNWIND_TURN = cython.declare(cython.int, 1)
 UNWIND_GAME = cython.declare(cython.int, 2)
 
@@ -38,6 +41,7 @@ CARD_IDS: tuple = ()
 CARD_KINDS: tuple = ()
 DIE_NAMES: tuple = ()
 DECK_NAMES: tuple = ()
+CALL_ORIGINS: tuple = ()
 
 
 def party(p) -> str:
@@ -117,6 +121,7 @@ class Kernel:
     started = cython.declare(cython.bint, visibility="readonly")
     tracing = cython.declare(cython.bint, visibility="readonly")
     unwinding: cython.int  # 0, or UNWIND_TURN / UNWIND_GAME while the rules return to the loop
+    call_depth: cython.int  # procedures that can call themselves, active now
     ledgering: cython.bint
     cash: cython.int[16]
     position: cython.int[16]
@@ -179,6 +184,7 @@ class Kernel:
         self.started = False
         self.tracing = trace
         self.unwinding = 0
+        self.call_depth = 0
         self.ledgering = trace
         self.seed = seed & 0xFFFFFFFFFFFFFFFF
         self.chance = Rng(self.seed)
@@ -322,6 +328,7 @@ class Kernel:
         """One turn of p: the turn rules until they end (or end the game)."""
         self.current = p
         self.rounds = 0
+        self.call_depth = 0
         self.turn += 1
         if self.tracing:
             self.trace_lines.append(f"turn {self.turn} p{p + 1} cash={self.cash[p]}")
@@ -330,6 +337,16 @@ class Kernel:
         except Unwind:
             pass
         self.settle_unwinding()
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(-1)
+    def k_enter(self, origin: cython.int) -> cython.int:
+        """Count a call of a procedure that can call itself: too deep is a rules error."""
+        self.call_depth += 1
+        if self.call_depth > CALL_DEPTH_LIMIT:
+            raise RuleError(f"{CALL_ORIGINS[origin]}: calls nested more than "
+                            f"{CALL_DEPTH_LIMIT} deep (endless recursion?)")
         return 0
 
     @cython.cfunc

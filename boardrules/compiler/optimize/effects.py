@@ -32,6 +32,7 @@ class Effects:
     impure: frozenset[str]
     unsafe: frozenset[str]
     unwinding: frozenset[str]
+    recursive: frozenset[str] = frozenset()  # can call itself again before returning
 
     def expr_is_pure(self, e: ir.Expr | None) -> bool:
         return all(not _node_impure(n, self) for n in walk_expr(e))
@@ -133,8 +134,9 @@ def program_code(program: ir.Program) -> dict[str, _Code]:
 def analyse(program: ir.Program) -> Effects:
     """Purity, safety and unwinding of every generated function, to a fixed point."""
     code = program_code(program)
+    recursive = _recursive(code)
     impure = {name for name, c in code.items() if c.writes}
-    unsafe = {name for name, c in code.items() if c.raises} | _recursive(code)
+    unsafe = {name for name, c in code.items() if c.raises} | recursive
     unwinding = {name for name, c in code.items() if c.ends_turn}
     changed = True
     while changed:
@@ -147,7 +149,8 @@ def analyse(program: ir.Program) -> Effects:
                     flags.add(name)
                     changed = True
     # a call that ends the turn inside an expression leaves it by an exception
-    return Effects(frozenset(impure), frozenset(unsafe | unwinding), frozenset(unwinding))
+    return Effects(frozenset(impure), frozenset(unsafe | unwinding), frozenset(unwinding),
+                   frozenset(recursive))
 
 
 def callees(exprs) -> set[str]:
@@ -155,8 +158,12 @@ def callees(exprs) -> set[str]:
 
 
 def _recursive(code: dict[str, _Code]) -> set[str]:
-    """Functions that can reach themselves: deep recursion raises (or crashes C)."""
-    graph = {name: callees(c.exprs) & code.keys() for name, c in code.items()}
+    """Functions that can reach themselves (a move runs the pass and land events): deep
+    recursion raises (or crashes C)."""
+    moves = {"event_pass", "event_land"}
+    graph = {name: (callees(c.exprs) | (moves if any(
+        isinstance(n, ir.KernelCall) and n.function in UNWINDING_KERNEL for n in c.exprs)
+        else set())) & code.keys() for name, c in code.items()}
     recursive = set()
     for start in graph:
         seen: set[str] = set()

@@ -1,0 +1,60 @@
+"""Pass `nesting`: what code generation and Python can take, checked before them.
+
+The templates render expressions and blocks recursively, and CPython rejects a
+module with more than 200 nested parentheses or 100 levels of indentation. A
+program nested deeper than the limits below is a compile error at its span,
+reported by `check` as well, never a crash of `compile`. Measured without
+recursion, so any depth is reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from . import ir
+from .diagnostics import Reporter, Span
+from .optimize.walk import blocks_of, child_exprs, stmt_exprs
+
+EXPRESSION_DEPTH = 100
+BLOCK_DEPTH = 50
+
+
+def expression_depth(e: ir.Expr | None) -> int:
+    if e is None:
+        return 0
+    deepest, stack = 0, [(e, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in child_exprs(node))
+    return deepest
+
+
+def _statements(body: tuple[ir.Stmt, ...]) -> Iterator[tuple[ir.Stmt, int]]:
+    """Every statement with the number of blocks it is nested in."""
+    stack = [(s, 1) for s in reversed(body)]
+    while stack:
+        s, depth = stack.pop()
+        yield s, depth
+        for block in blocks_of(s):
+            stack.extend((inner, depth + 1) for inner in reversed(block))
+
+
+def check_nesting(program: ir.Program, reporter: Reporter) -> None:
+    def expressions(span: Span | None, *exprs: ir.Expr | None) -> None:
+        if span is not None and any(expression_depth(e) > EXPRESSION_DEPTH for e in exprs):
+            reporter.error(span, f"an expression nested more than {EXPRESSION_DEPTH} deep",
+                           "name parts of it with let, or move them into procedures")
+
+    for f in (*program.functions, *program.scenario_functions):
+        expressions(f.span, f.guard)
+        for s, depth in _statements(f.body):
+            if depth > BLOCK_DEPTH:
+                reporter.error(s.span, f"blocks nested more than {BLOCK_DEPTH} deep",
+                               "move the inner blocks into a procedure")
+                break
+            expressions(s.span, *stmt_exprs(s))
+    for a in (*program.aggregates, *program.scenario_aggregates):
+        expressions(a.span, a.where, a.value)
+    for d in program.decisions:
+        expressions(d.span, d.by, d.low, d.high, d.where, d.default)

@@ -1,0 +1,50 @@
+"""Pass `nesting` (limits.py) and the call depth bound: what used to crash compile, the
+interpreter or the C stack is a located rules or compile error instead."""
+
+from __future__ import annotations
+
+import pytest
+
+from boardrules.compiler import ir_text
+from boardrules.compiler.limits import BLOCK_DEPTH, EXPRESSION_DEPTH
+from boardrules.runtime.loader import import_compilation
+
+DATA = "counter pot: int = 0\n"
+
+
+def test_an_expression_too_deep_is_a_compile_error(editions):
+    sum_ = " + ".join(["p.cash"] * (EXPRESSION_DEPTH + 5))
+    diagnostics = editions.diagnostics(
+        DATA + f"rule r {{ on turn(p: player) {{\n  pot = {sum_}\n}} }}\n", until="nesting")
+    assert [d.message for d in diagnostics] == [
+        f"an expression nested more than {EXPRESSION_DEPTH} deep"]
+    assert diagnostics[0].span.line == 15 and diagnostics[0].span.column == 3  # `pot = ...`
+
+
+def test_blocks_too_deep_are_a_compile_error(editions):
+    depth = BLOCK_DEPTH + 5
+    body = "".join("  " * i + "if pot >= 0 {\n" for i in range(depth))
+    body += "pot += 1\n" + "}\n" * depth
+    messages = editions.errors(DATA + f"rule r {{ on turn(p: player) {{\n{body}}} }}\n",
+                               until="nesting")
+    assert messages == [f"blocks nested more than {BLOCK_DEPTH} deep"]
+
+
+def test_constants_fold_before_codegen_sees_them(editions):
+    sum_ = " + ".join(["1"] * 90)
+    program = editions.compile(DATA + f"rule r {{ on turn(p: player) {{ pot = {sum_} }} }}\n",
+                               until="fold-constants").program
+    assert any("pot = 90" in line for f in program.functions for line in ir_text.block(f.body))
+
+
+@pytest.mark.parametrize("backend", ["interpreted", "compiled"])
+def test_endless_recursion_is_a_located_rules_error_on_both_backends(editions, backend):
+    compilation = editions.compile(DATA + (
+        "proc rec(n: int) -> int { return rec(n + 1) + 1 }\n"
+        "rule r { on turn(p: player) { pot = rec(0) } }\n"), until="codegen")
+    module = import_compilation(compilation, backend)
+    game = module.Game(2, seed=1)
+    with pytest.raises(module.RuleError) as info:
+        game.play(1)
+    assert "proc rec at ed.rules:" in str(info.value)
+    assert "more than 200 deep" in str(info.value)
