@@ -60,6 +60,10 @@ def build_parser() -> argparse.ArgumentParser:
                           help="print the IR after each pass from check on (or after PASS "
                           "only: check, capacity or an optimization such as index-filters)")
 
+    cache = commands.add_parser("cache", help="manage the cache of compiled editions")
+    cache.add_argument("action", choices=["clean", "where"],
+                       help="clean: remove every cached edition; where: print the cache folder")
+
     sim = commands.add_parser("simulate", help="play N seeded games and summarise them")
     sim.add_argument("edition", help="an edition name under rulesets/ or a .rules file")
     sim.add_argument("--games", type=_positive, default=1000)
@@ -223,7 +227,18 @@ def cmd_coverage(args) -> int:
     return 0
 
 
-COMMANDS = {"check": cmd_check, "compile": cmd_compile, "simulate": cmd_simulate,
+def cmd_cache(args) -> int:
+    from .compiler.build import cache_root, clean_cache
+
+    if args.action == "where":
+        print(cache_root())
+    else:
+        print(f"removed {clean_cache()} cached edition(s) from {cache_root()}")
+    return 0
+
+
+COMMANDS = {"check": cmd_check, "compile": cmd_compile, "cache": cmd_cache,
+            "simulate": cmd_simulate,
             "test": cmd_test, "coverage": cmd_coverage}
 
 if __name__ == "__main__":

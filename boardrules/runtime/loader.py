@@ -25,6 +25,7 @@ from ..compiler.build import (
     artifact_named,
     build_extension,
     ensure_extension,
+    verified,
     write_source,
 )
 
@@ -73,7 +74,7 @@ def load_module(name_or_path: str, backend: str = "compiled") -> ModuleType:
     cached = index.lookup(path)
     if cached is not None:
         artifact = artifact_named(cached)
-        if artifact.source.is_file():
+        if verified(artifact.source):  # a damaged source goes through the front end again
             return _import(artifact, backend)
     from ..compiler.pipeline import compile_rules
 

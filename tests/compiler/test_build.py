@@ -140,7 +140,9 @@ def test_write_source_publishes_once(cache, tiny_copy):
     assert again == artifact
     assert artifact.source.stat().st_ino == inode  # not rewritten
     assert [p.name for p in cache.iterdir()] == [artifact.module_name]
-    assert [p.name for p in artifact.directory.iterdir()] == [artifact.source.name]
+    assert sorted(p.name for p in artifact.directory.iterdir()) == [
+        artifact.source.name, artifact.source.name + ".sum"]
+    assert build.verified(artifact.source)
 
 
 def test_losing_publisher_drops_its_copy(cache, tiny_copy, monkeypatch):
@@ -150,7 +152,7 @@ def test_losing_publisher_drops_its_copy(cache, tiny_copy, monkeypatch):
     real_publish = build._publish
 
     def winner(tmp: Path) -> None:
-        (tmp / artifact.source.name).write_text(compilation.code)
+        build.seal(tmp / artifact.source.name, compilation.code.encode())
         (tmp / "winner").write_text("")
 
     def racing_publish(artifact_, make, replace_existing_dir=False):
@@ -164,9 +166,9 @@ def test_losing_publisher_drops_its_copy(cache, tiny_copy, monkeypatch):
     monkeypatch.setattr(build, "_publish", racing_publish)
     result = build.write_source(compilation)
     assert result.directory == artifact.directory
-    assert sorted(p.name for p in artifact.directory.iterdir()) == sorted(
-        [artifact.source.name, "winner"])
-    assert artifact.source.read_text() == compilation.code
+    names = {p.name for p in artifact.directory.iterdir()}
+    assert {artifact.source.name, artifact.source.name + ".sum", "winner"} <= names
+    assert artifact.source.read_text() == compilation.code and build.verified(artifact.source)
     assert leftovers(cache) == []
 
 
@@ -184,7 +186,8 @@ def test_concurrent_publishers(cache, tiny_copy):
     (artifact,) = set(artifacts)
     assert artifact.source.read_text() == compilation.code
     assert [p.name for p in cache.iterdir()] == [artifact.module_name]
-    assert [p.name for p in artifact.directory.iterdir()] == [artifact.source.name]
+    assert sorted(p.name for p in artifact.directory.iterdir()) == [
+        artifact.source.name, artifact.source.name + ".sum"]
 
 
 def test_failed_build_publishes_nothing(cache, tiny_copy):

@@ -149,3 +149,58 @@ def test_concurrent_builds_compile_once(tmp_path):
     out, err = run_python(check, env, tmp_path).communicate(timeout=600)
     assert out.splitlines()[-1] == "[]", err
     assert log.read_text().splitlines() == ["run"]
+
+
+@pytest.mark.skipif(not HAS_CC, reason="needs a C compiler")
+@pytest.mark.parametrize("damage", ["truncate the extension", "empty the extension",
+                                    "truncate the source", "remove the sum"])
+def test_a_damaged_cache_entry_is_rebuilt(tmp_path, damage):
+    """A fresh process finds a damaged file in the cache: it rebuilds it instead of crashing
+    (SIGBUS on a truncated extension, SyntaxError on a truncated module)."""
+    edition = clone(tmp_path)
+    env = dict(os.environ, BOARDRULES_CACHE=str(tmp_path / "cache"))
+    play = (f"from boardrules.runtime.loader import load_module\n"
+            f"game = load_module({str(edition)!r}).Game(2, seed=3)\n"
+            f"game.play(20)\nprint(game.turn, game.players_cash())\n")
+    first, err = run_python(play, env, tmp_path).communicate(timeout=600)
+    assert first, err
+    (entry,) = [p for p in (tmp_path / "cache").iterdir()
+                if p.is_dir() and p.name.startswith("br_")]
+    extension = next(entry.glob("*.so"))
+    source = next(entry.glob("*.py"))
+    if damage == "truncate the extension":
+        extension.write_bytes(extension.read_bytes()[:4096])
+    elif damage == "empty the extension":
+        extension.write_bytes(b"")
+    elif damage == "truncate the source":
+        source.write_text(source.read_text()[:5000])
+    else:
+        extension.with_name(extension.name + ".sum").unlink()
+    process = run_python(play, env, tmp_path)
+    again, err = process.communicate(timeout=600)
+    assert process.returncode == 0, err
+    assert again == first
+
+
+def test_cache_clean_removes_every_entry_and_stale_builds(tmp_path):
+    from boardrules.compiler import build
+
+    cache = tmp_path / "cache"
+    env = dict(os.environ, BOARDRULES_CACHE=str(cache))
+    (cache / "br_x_0123").mkdir(parents=True)
+    (cache / ".br_x_0123.tmp").mkdir()
+    (cache / "br_x_0123.lock").write_text("")
+    (cache / "keep.txt").write_text("not ours")
+    result = subprocess.run([sys.executable, "-m", "boardrules.cli", "cache", "clean"],
+                            env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "removed 2 cached edition(s)" in result.stdout
+    assert sorted(p.name for p in cache.iterdir()) == ["keep.txt"]
+    # a build folder left by a build that died long ago goes with the next build
+    stale = cache / ".br_y_4567.abc"
+    stale.mkdir()
+    os.utime(stale, (0, 0))
+    young = cache / ".br_y_4567.def"
+    young.mkdir()
+    build._remove_stale(cache)
+    assert not stale.exists() and young.exists()
