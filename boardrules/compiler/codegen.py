@@ -17,9 +17,9 @@ import jinja2
 
 from .. import __version__
 from . import ir, ir_text
-from .checker import DECK_FUNCTIONS, KERNEL_FUNCTIONS
 from .optimize.effects import Effects, analyse, node_unwinds
 from .optimize.walk import walk_stmts
+from .primitives import DECK_FUNCTIONS, KERNEL_FUNCTIONS
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 

@@ -60,6 +60,13 @@ class _ScenarioLowering:
         self.targets = scenario_targets(checker)
         self.functions: list[ir.Function] = []
 
+    def known(self, table: dict, what: str, st: ast.ScenarioStep) -> bool:
+        """Whether the step names a known deck, decision or option (an error if not)."""
+        if st.name in table:
+            return True
+        self.report.error(st.span, f"unknown {what} '{st.name}'", did_you_mean(st.name, set(table)))
+        return False
+
     def scenario(self, index: int, sc: ast.Scenario) -> ir.Scenario:
         c, s = self.c, self.s
         if sc.rule not in self.targets:
@@ -86,11 +93,9 @@ class _ScenarioLowering:
                 steps.append(ir.ScenarioStep("dice", line, values=tuple(
                     c.constant(e)[0] for e in st.exprs)))
             elif st.kind == "cards":
-                deck = s.decks.get(st.name)
-                if deck is None:
-                    self.report.error(st.span, f"unknown deck '{st.name}'",
-                                      did_you_mean(st.name, set(s.decks)))
+                if not self.known(s.decks, "deck", st):
                     continue
+                deck = s.decks[st.name]
                 members = {card.name for card in deck.cards}
                 for card in st.names:
                     if card not in members:
@@ -100,19 +105,15 @@ class _ScenarioLowering:
                     "cards", line, target=st.name,
                     values=tuple(c.card_index[n] for n in st.names if n in c.card_index)))
             elif st.kind == "answer":
-                if st.name not in s.decisions:
-                    self.report.error(st.span, f"unknown decision '{st.name}'",
-                                      did_you_mean(st.name, set(s.decisions)))
+                if not self.known(s.decisions, "decision", st):
                     continue
                 c.used.add(f"decision:{st.name}")
                 steps.append(ir.ScenarioStep("answer", line, target=st.name, values=tuple(
                     int(c.constant(e)[0]) for e in st.exprs)))
             elif st.kind == "option":
-                option = s.options.get(st.name)
-                if option is None:
-                    self.report.error(st.span, f"unknown option '{st.name}'",
-                                      did_you_mean(st.name, set(s.options)))
+                if not self.known(s.options, "option", st):
                     continue
+                option = s.options[st.name]
                 otype = resolve_type(option.type, s, self.report)
                 steps.append(ir.ScenarioStep("option", line, target=st.name, values=(
                     int(c.constant(st.exprs[0], otype)[0]),)))

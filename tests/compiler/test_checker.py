@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from boardrules.compiler import ir
-from boardrules.compiler.checker import fold
 from boardrules.compiler.diagnostics import CompileError
+from boardrules.compiler.expressions import fold
 from boardrules.compiler.ir import BOOL, INT, STR, Type
 from boardrules.compiler.pipeline import compile_rules
 

@@ -1,0 +1,234 @@
+"""Pass check, the data: the edition's header, params and constants, tables of fields,
+counters, dice and decks, as the IR lays them out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import ast, ir
+from .diagnostics import Span, did_you_mean
+from .expressions import fold
+from .ir import VOID, Type
+from .primitives import ERROR, assignable
+from .scope import Scope, declared_locals
+from .symbols import resolve_type
+
+
+class LayoutLowering:
+    """Part of the Checker (checker.py); `self` is the Checker."""
+
+    # ---- edition header and constants -----------------------------------------------
+    def _edition_props(self) -> dict:
+        props: dict = {}
+        edition = self.s.edition
+        if edition is None:
+            return props
+        for name, values, span in edition.props:
+            if name in ("rulebook", "currency"):
+                if len(values) != 1 or not isinstance(values[0], ast.StrLit):
+                    self.report.error(span, f"'{name}' takes one string")
+                    continue
+                props[name] = values[0].value
+            elif name == "players":
+                ints = [v.value for v in values if isinstance(v, ast.IntLit)]
+                if len(ints) != 2 or not 1 <= ints[0] <= ints[1] <= 16:
+                    self.report.error(span, "'players' takes a range such as 2 to 6 (at most 16)")
+                    continue
+                props[name] = (ints[0], ints[1])
+            else:
+                self.report.error(
+                    span, f"unknown edition property '{name}'",
+                    did_you_mean(name, {"rulebook", "currency", "players"}),
+                )
+        if "rulebook" not in props:
+            self.report.error(edition.span, "the edition names no rulebook",
+                              'add: rulebook "rulebook.txt"')
+        return props
+
+    def param_value(self, name: str) -> tuple[int, Type]:
+        if name in self.param_values:
+            return self.param_values[name]
+        decl = self.s.params[name]
+        if name in self._evaluating:
+            self.report.error(decl.span, f"param '{name}' is defined in terms of itself")
+            return 0, ERROR
+        self._evaluating.add(name)
+        declared = resolve_type(decl.type, self.s, self.report)
+        setting = self.s.sets.get(name)
+        expr = setting.value if setting else decl.value
+        if expr is None:
+            self.report.error(
+                decl.span, f"param '{name}' has no value",
+                f"the edition must give it: set {name} = ...",
+            )
+            value: tuple[int, Type] = (0, declared)
+        else:
+            value = self.constant(expr, declared)
+        self._evaluating.discard(name)
+        self.param_values[name] = (value[0], declared)
+        return self.param_values[name]
+
+    def constant(self, expr: ast.Expr, expected: Type | None = None) -> tuple[int, Type]:
+        """Evaluate a compile-time constant expression (data tables, params, faces)."""
+        lowered = self.expr(expr, Scope("<constant>", VOID))
+        if expected is not None and not assignable(lowered.type, expected):
+            self._expect(lowered.type, expected, expr.span)
+            return 0, expected
+        value = fold(lowered)
+        if value is None:
+            if lowered.type != ERROR:
+                self.report.error(expr.span, "this must be a constant known when compiling",
+                                  "use numbers, params, spaces, groups or enum members")
+            return 0, lowered.type
+        return value, lowered.type
+
+    # ---- data tables ---------------------------------------------------------------------
+    def _tables(self) -> tuple[ir.TableData, ...]:
+        s = self.s
+        owners = {"space": s.spaces, "group": s.groups, "card": dict(self.card_slots)}
+        tables: list[ir.TableData] = []
+        for (owner, name), decl in s.fields.items():
+            entities = owners.get(owner)
+            if entities is None:
+                self.report.error(decl.span, f"fields belong to space, group or card, not {owner}",
+                                  "use a counter for values that change")
+                continue
+            ftype = resolve_type(decl.type, s, self.report)
+            stride = self._stride(decl.type)
+            default = self.constant(decl.default, ftype)[0] if decl.default else (
+                -1 if ftype.is_entity or ftype.name in s.enums or ftype.name == "deck" else 0)
+            values = [default] * (len(entities) * stride)
+            for i, entity in enumerate(entities.values()):
+                for fv in entity.values:
+                    if fv.name != name:
+                        continue
+                    items = fv.value.items if isinstance(fv.value, ast.ListLit) else (fv.value,)
+                    if stride > 1 and len(items) > stride:
+                        self.report.error(
+                            fv.span, f"'{name}' takes at most {stride} values, got {len(items)}"
+                        )
+                        continue
+                    if stride == 1 and isinstance(fv.value, ast.ListLit):
+                        self.report.error(fv.span, f"'{name}' takes one value, not a list")
+                        continue
+                    for k, item in enumerate(items):
+                        values[i * stride + k] = self.constant(item, ftype)[0]
+            tables.append(ir.TableData(f"{owner}_{name}", owner, tuple(values), stride))
+        for owner, entities in owners.items():
+            known = {n for (o, n) in s.fields if o == owner}
+            for entity in set(entities.values()):
+                for fv in entity.values:
+                    if fv.name not in known:
+                        self.report.error(
+                            fv.span, f"no {owner} field named '{fv.name}'",
+                            did_you_mean(fv.name, known)
+                            or f"declare it: field {owner}.{fv.name}: int",
+                        )
+        kinds = s.enums.get("kind")
+        kind_values = []
+        for sp in s.spaces.values():
+            if kinds is None or sp.kind not in kinds.members:
+                self.report.error(
+                    sp.span, f"unknown space kind '{sp.kind}'",
+                    did_you_mean(sp.kind, set(kinds.members)) if kinds
+                    else "declare the kinds of space: enum kind { ... }",
+                )
+                kind_values.append(0)
+            else:
+                kind_values.append(kinds.members.index(sp.kind))
+        tables.append(ir.TableData("space_kind", "space", tuple(kind_values), 1))
+        return tuple(tables)
+
+    def _counters(self) -> tuple[ir.Counter, ...]:
+        s = self.s
+        sizes = {"space": len(s.spaces), "group": len(s.groups), "card": self.n_cards,
+                 "cell": self.cell_count, "player": 0, "": 1}
+        counters = []
+        for (owner, name), decl in s.counters.items():
+            ctype = resolve_type(decl.type, s, self.report)
+            default = -1 if ctype.is_entity or ctype.name in s.enums or ctype.name == "deck" else 0
+            initial = self.constant(decl.initial, ctype)[0] if decl.initial else default
+            size = sizes[owner]
+            label = f"{owner}.{name}" if owner else name
+            counters.append(ir.Counter(f"{owner or 'game'}_{name}", owner, size, (initial,),
+                                       label, ctype, stride=self._stride(decl.type)))
+        for name, option in s.options.items():
+            otype = resolve_type(option.type, s, self.report)
+            if otype.name not in ("int", "bool") and otype.name not in s.enums:
+                self.report.error(option.type.span, "an option is an int, a bool or an enum")
+            default = self.constant(option.default, otype)[0]
+            counters.append(ir.Counter(f"option_{name}", "", 1, (int(default),), name, otype,
+                                       option.title or name))
+        return tuple(counters)
+
+    def _single(self, ref: ast.TypeRef) -> None:
+        """Lists are for fields and counters; a parameter or local holds one value."""
+        if ref.length or ref.index_enum:
+            self.report.error(ref.span, "a parameter or local holds one value, not a list",
+                              "declare a list field or counter instead")
+
+    def _die(self, index: int, name: str, die: ast.DieDecl) -> ir.Die:
+        faces = [self.constant(f) for f in die.faces]
+        if len({t for _, t in faces}) > 1:
+            self.report.error(die.span, f"die '{name}' mixes faces of different types",
+                              "use numbers, or members of one enum")
+        return ir.Die(name, index, tuple(v for v, _ in faces))
+
+    def _stride(self, ref: ast.TypeRef) -> int:
+        """How many values a declared list holds per entity (1 for a plain value)."""
+        if ref.index_enum:
+            enum = self.s.enums.get(ref.index_enum)
+            if enum is None:
+                self.report.error(ref.span, f"unknown enum '{ref.index_enum}' as a list index",
+                                  did_you_mean(ref.index_enum, set(self.s.enums)))
+                return 1
+            return len(enum.members)
+        return max(1, ref.length)
+
+    def _decks(self) -> tuple[ir.Deck, ...]:
+        decks = []
+        for name, deck in self.s.decks.items():
+            params = self._params(deck.params)
+            if not params or params[0][1] != Type("player"):
+                self.report.error(deck.span, f"deck '{name}' must take the drawing player first",
+                                  f"write: deck {name}(p: player) ...")
+            effects = []
+            for card in deck.cards:
+                fname = f"effect_{card.name}" if card.effect else ""
+                if card.effect:
+                    scope = Scope(fname, VOID, dict(params))
+                    body = self.block(card.effect, scope)
+                    self.functions.append(ir.Function(
+                        fname, params, VOID, body, declared_locals(scope, params),
+                        f"card {card.name} at {_where(card.span)}", span=card.span,
+                        quote=_first_quote(card),
+                    ))
+                effects += [fname] * max(1, card.copies)
+            indices = tuple(i for i, (_, card) in enumerate(self.card_slots) if card in deck.cards)
+            decks.append(ir.Deck(
+                name, deck.title, params, indices[0] if indices else 0, indices, tuple(effects),
+                tuple(c.keep for c in deck.cards for _ in range(max(1, c.copies))),
+            ))
+        return tuple(decks)
+
+    def _params(self, params: tuple[ast.Param, ...]) -> tuple[tuple[str, Type], ...]:
+        seen: set[str] = set()
+        out = []
+        for p in params:
+            self._single(p.type)
+            if p.name in seen:
+                self.report.error(p.span, f"parameter '{p.name}' is listed twice")
+            seen.add(p.name)
+            out.append((p.name, resolve_type(p.type, self.s, self.report)))
+        return tuple(out)
+
+
+def _where(span: Span) -> str:
+    """file:line without the folder, so generated code (and its cache key) do not depend on
+    where the rules files are."""
+    return f"{Path(span.path).name}:{span.line}"
+
+
+def _first_quote(decl) -> str:
+    """The first rulebook sentence a declaration quotes (none for most procedures)."""
+    return next((p.text for p in getattr(decl, "provenance", ()) if isinstance(p, ast.Quote)), "")

@@ -1,0 +1,208 @@
+"""Pass check, statements: blocks, locals, assignments and loop domains, checked and
+lowered to IR."""
+
+from __future__ import annotations
+
+from . import ast, ir
+from .diagnostics import Span, did_you_mean
+from .expressions import _narrow
+from .ir import BOOL, INT, VOID, Type
+from .primitives import ERROR
+from .scope import Scope
+from .symbols import article, resolve_type
+
+
+class StatementLowering:
+    """Part of the Checker (checker.py); `self` is the Checker."""
+
+    # ---- statements ----------------------------------------------------------------------
+    def block(self, stmts: tuple[ast.Stmt, ...], scope: Scope) -> tuple[ir.Stmt, ...]:
+        lowered = []
+        for stmt in stmts:
+            result = self.stmt(stmt, scope)
+            if result is None:
+                continue
+            lowered.append(result)
+            if isinstance(result, ir.If) and not result.otherwise and _always_returns(
+                result.then
+            ):  # `if x == none { return }`: after it, x is not none
+                _narrow(stmt.test, scope, negate=True)
+        return tuple(lowered)
+
+    def stmt(self, st: ast.Stmt, scope: Scope) -> ir.Stmt | None:
+        match st:
+            case ast.Let():
+                if st.type is not None:
+                    self._single(st.type)
+                value = self.expr(st.value, scope)
+                vtype = resolve_type(st.type, self.s, self.report) if st.type else value.type
+                if vtype.name == "none":
+                    self.report.error(st.span, f"cannot tell the type of '{st.name}'",
+                                      f"write: let {st.name}: space? = none")
+                if vtype == VOID:
+                    self.report.error(st.value.span, "this gives no value")
+                self._expect(value.type, vtype, st.value.span)
+                self._declare(scope, st.name, vtype, st.span)
+                return ir.Declare(st.span, st.name, vtype, value)
+            case ast.Assign():
+                return self._assign(st, scope)
+            case ast.CallStmt():
+                return ir.Evaluate(st.span, self.expr(st.call, scope, statement=True))
+            case ast.If():
+                test = self.expr(st.test, scope)
+                self._expect(test.type, BOOL, st.test.span)
+                then_scope = scope.child()
+                _narrow(st.test, then_scope, negate=False)
+                else_scope = scope.child()
+                _narrow(st.test, else_scope, negate=True)
+                return ir.If(st.span, test, self.block(st.then, then_scope),
+                             self.block(st.otherwise, else_scope))
+            case ast.While():
+                test = self.expr(st.test, scope)
+                self._expect(test.type, BOOL, st.test.span)
+                body_scope = scope.child()
+                _narrow(st.test, body_scope, negate=False)
+                return ir.While(st.span, test, self.block(st.body, body_scope))
+            case ast.For():
+                domain, var_type = self.domain(st.domain, scope)
+                inner = scope.child()
+                self._declare(inner, st.var, var_type, st.span)
+                where = None
+                if st.where is not None:
+                    where = self.expr(st.where, inner)
+                    self._expect(where.type, BOOL, st.where.span)
+                return ir.Loop(st.span, st.var, domain, where, self.block(st.body, inner))
+            case ast.Return():
+                if st.value is None:
+                    if scope.returns != VOID:
+                        self.report.error(st.span,
+                                          f"return needs {article(str(scope.returns))} value")
+                    return ir.Return(st.span, None)
+                value = self.expr(st.value, scope)
+                if scope.returns == VOID:
+                    self.report.error(st.span, "this returns nothing; drop the value")
+                else:
+                    self._expect(value.type, scope.returns, st.value.span)
+                return ir.Return(st.span, value)
+            case ast.Trigger():
+                params = self.s.events.get(st.event)
+                if params is None:
+                    self.report.error(st.span, f"unknown event '{st.event}'",
+                                      did_you_mean(st.event, set(self.s.events)))
+                    return None
+                args = self._args(st.args, tuple(t for _, t in params), st.span, st.event, scope)
+                return ir.Evaluate(st.span, ir.CallProc(VOID, f"event_{st.event}", args))
+            case ast.Draw():
+                deck = self.s.decks.get(st.deck)
+                if deck is None:
+                    self.report.error(st.span, f"unknown deck '{st.deck}'",
+                                      did_you_mean(st.deck, set(self.s.decks)))
+                    return None
+                types = tuple(t for _, t in self._params(deck.params))
+                args = self._args(st.args, types, st.span, st.deck, scope)
+                return ir.Evaluate(st.span, ir.CallProc(VOID, f"draw_{st.deck}", args))
+            case ast.EndTurn():
+                return ir.Raise(st.span, "TurnOver")
+            case ast.EndGame():
+                return ir.Raise(st.span, "GameOver")
+        raise AssertionError(f"unhandled statement {st!r}")
+
+    def _declare(self, scope: Scope, name: str, vtype: Type, span: Span) -> None:
+        previous = scope.declared.get(name)
+        if previous is not None and previous != vtype and ERROR not in (previous, vtype):
+            self.report.error(span, f"'{name}' was {article(str(previous))} earlier in this "
+                              "function",
+                              "use another name")
+        if name in self.global_names and name not in scope.variables:
+            self.report.warning(span, f"local '{name}' hides a definition of the same name")
+        scope.variables[name] = vtype
+        scope.declared[name] = vtype
+
+    def _assign(self, st: ast.Assign, scope: Scope) -> ir.Stmt:
+        value = self.expr(st.value, scope)
+        target = st.target
+        if isinstance(target, ast.Name) and target.name in scope.variables:
+            declared = scope.declared.get(target.name) or scope.variables[target.name]
+            scope.variables[target.name] = declared  # an assignment ends any narrowing
+            lowered: ir.Expr = ir.Local(declared, target.name)
+        else:
+            lowered = self.expr(target, scope)
+            if isinstance(lowered, ir.Table):
+                self.report.error(target.span, "fields are fixed data and cannot change",
+                                  "declare a counter for a value that changes")
+                return ir.Evaluate(st.span, value)
+            if not isinstance(lowered, ir.State):
+                if isinstance(lowered, ir.Derived) and isinstance(target, ast.Attr):
+                    self.report.error(target.span, f"'{target.name}' is read-only",
+                                      "the kernel keeps it" + (
+                                          "; use retire(p)" if target.name == "alive" else ""))
+                elif lowered.type != ERROR:
+                    self.report.error(target.span, "cannot assign to this",
+                                      "assign to a local, a counter or p.cash / p.position")
+                return ir.Evaluate(st.span, value)
+            if lowered.stride > 1 and lowered.element is None:
+                self.report.error(target.span, "assign one value of the list: x[k] = ...")
+                return ir.Evaluate(st.span, value)
+            if lowered.array.startswith("option_"):
+                self.report.error(target.span, "an option is chosen when the game is created "
+                                  "and cannot change", "use a counter for a value that changes")
+                return ir.Evaluate(st.span, value)
+        if st.op != "=":
+            self._expect(lowered.type, INT, target.span)
+            self._expect(value.type, INT, st.value.span)
+        else:
+            self._expect(value.type, lowered.type, st.value.span)
+        return ir.Assign(st.span, lowered, st.op, value)
+
+    def domain(self, d: ast.Domain, scope: Scope) -> tuple[ir.Domain, Type]:
+        zero = ir.Const(INT, 0)
+        match d.kind:
+            case "players":
+                return ir.Domain("players", zero, ir.Builtin(INT, "players_count")), Type("player")
+            case "spaces":
+                return ir.Domain("range", zero, ir.Const(INT, len(self.s.spaces))), Type("space")
+            case "groups":
+                return ir.Domain("range", zero, ir.Const(INT, len(self.s.groups))), Type("group")
+            case "cells":
+                return ir.Domain("range", zero, ir.Const(INT, self.cell_count)), Type("cell")
+            case "cards":
+                if not d.name:
+                    return ir.Domain("range", zero, ir.Const(INT, self.n_cards)), Type("card")
+                deck = self.s.decks.get(d.name)
+                if deck is None:
+                    self.report.error(d.span, f"unknown deck '{d.name}'",
+                                      did_you_mean(d.name, set(self.s.decks)))
+                    return ir.Domain("range", zero, zero), Type("card")
+                first = self.card_index.get(deck.cards[0].name, 0) if deck.cards else 0
+                size = sum(max(1, c.copies) for c in deck.cards)
+                return ir.Domain("range", ir.Const(INT, first),
+                                 ir.Const(INT, first + size)), Type("card")
+            case "enum":
+                enum = self.s.enums.get(d.name)
+                if enum is None:
+                    self.report.error(d.span, f"unknown enum '{d.name}'",
+                                      did_you_mean(d.name, set(self.s.enums)))
+                    return ir.Domain("range", zero, zero), ERROR
+                return ir.Domain("range", zero, ir.Const(INT, len(enum.members))), Type(d.name)
+            case "legal":
+                self.report.error(d.span, "'legal' names the options of a decision",
+                                  "use it in the default of a decision among entities: "
+                                  "best(... for s in legal where ...)")
+                return ir.Domain("range", zero, zero), ERROR
+            case "range":
+                low, high = self.expr(d.low, scope), self.expr(d.high, scope)
+                self._expect(low.type, INT, d.low.span)
+                self._expect(high.type, INT, d.high.span)
+                return ir.Domain("range", low, ir.Binary(INT, "+", high, ir.Const(INT, 1))), INT
+        raise AssertionError(d.kind)
+
+
+def _always_returns(body: tuple[ir.Stmt, ...]) -> bool:
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, ir.Return | ir.Raise):
+        return True
+    if isinstance(last, ir.If):
+        return _always_returns(last.then) and _always_returns(last.otherwise)
+    return False
