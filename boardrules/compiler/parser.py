@@ -94,9 +94,16 @@ _ESCAPE = re.compile(r'\\(u[0-9a-fA-F]{4}|["\\/bfnrt])')
 def _unquote(token: Token, path: str) -> str:
     try:
         # strict=False: a raw tab (which the STRING terminal allows) is kept as it is.
-        return json.loads(str(token), strict=False)
+        value = json.loads(str(token), strict=False)
     except json.JSONDecodeError:
         pass
+    else:
+        surrogate = next((c for c in value if "\ud800" <= c <= "\udfff"), None)
+        if surrogate is not None:  # \ud83d alone: no character, and no text can print it
+            raise _SourceError(_token_span(path, token),
+                               f"\\u{ord(surrogate):04x} is half of a character (a lone surrogate)",
+                               "write the whole character, or both halves of the pair")
+        return value
     body = str(token)[1:-1]
     bad = next((m for m in re.finditer(r"\\.?", body) if not _ESCAPE.match(body, m.start())),
                None)

@@ -61,6 +61,11 @@ def check_quotes(symbols: Symbols, edition_path: Path, report: Reporter) -> Rule
     if found is None:
         return None
     path, span = found
+    folder = edition_path.resolve().parent
+    if not path.resolve().is_relative_to(folder):  # hints quote the rulebook: never another file
+        report.error(span, "the rulebook must be in the edition's folder",
+                     f"copy it next to {edition_path.name} and name it without a folder part")
+        return None
     if not path.is_file():
         report.error(span, f"rulebook not found: {path.name} next to {edition_path.name}",
                      "copy the rulebook text next to the rules file")

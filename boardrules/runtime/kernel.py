@@ -27,6 +27,8 @@ LOOP_LIMIT = cython.declare(cython.int, 1000000)
 # How deep procedures that can call themselves may nest: the same bound on both backends,
 # well within CPython's recursion limit and the C stack.
 CALL_DEPTH_LIMIT = cython.declare(cython.int, 200)
+# A Python policy or the GameState API get a decision's answers as a list: at most this many.
+MAX_LISTED_ANSWERS = cython.declare(cython.int, 100000)
 UNWIND_TURN = cython.declare(cython.int, 1)
 UNWIND_GAME = cython.declare(cython.int, 2)
 
@@ -655,8 +657,10 @@ class Kernel:
         return value
 
     def k_log(self, text: str) -> int:
+        """A line of the rules' own in the trace: one line, whatever the text holds."""
         if self.tracing:
-            self.trace_lines.append(f"  {text}")
+            self.trace_lines.append("  " + text.replace("\\", "\\\\").replace("\n", "\\n")
+                                    .replace("\r", "\\r"))
         return 0
 
     # ---- decisions ---------------------------------------------------------------
@@ -699,6 +703,9 @@ class Kernel:
             if choice > high:
                 choice = -1
         else:
+            if high - low >= MAX_LISTED_ANSWERS:
+                raise RuleError(f"decision {DECISION_NAMES[decision]}: {high - low + 1} answers"
+                                f" are too many to list (at most {MAX_LISTED_ANSWERS})")
             options = list(range(low, high + 1))
             if optional:
                 options.insert(0, -1)
@@ -811,6 +818,8 @@ class Kernel:
         other.script_len = self.script_len
         other.forced = {name: list(queue) for name, queue in self.forced.items()}
         other.n_forced = self.n_forced
+        other.trace_lines = list(self.trace_lines)
+        other.ledger = list(self.ledger)
 
     def landings(self) -> list:
         return [self.land_count[s] for s in range(self.n_spaces)]
