@@ -8,12 +8,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
 from .compiler.build import BuildError, build_extension, write_source
 from .compiler.diagnostics import CompileError
-from .harness.simulate import ENGINES, SimulationError, format_summary, progress_bar, simulate
+from .harness.simulate import (
+    ENGINES,
+    SimulationError,
+    format_summary,
+    progress_bar,
+    simulate,
+    write_records,
+)
 from .runtime.loader import BACKENDS, EditionNotFound, resolve_edition
 
 
@@ -71,6 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=_seed, default=0)
     sim.add_argument("--backend", choices=BACKENDS, default="compiled")
     sim.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    sim.add_argument("--games-out", metavar="FILE",
+                     help="write one record per game: .csv, else JSON lines (seed, turns, "
+                     "winner, how it ended, final cash per seat)")
     sim.add_argument("--workers", type=_positive, help="worker processes (default: CPUs)")
     sim.add_argument("--engine", choices=ENGINES, default="processes")
     sim.add_argument("--turn-limit", type=_positive, help="override the edition's turn cap")
@@ -177,15 +188,29 @@ def cmd_compile(args) -> int:
 
 def cmd_simulate(args) -> int:
     policies = None if args.policy == "default" else [args.policy] * args.players
+    for output in (args.json, args.games_out):  # before any game is played
+        if output and not _writable(Path(output)):
+            raise UsageError(f"cannot write {output}")
     summary = simulate(args.edition, args.games, args.players, args.seed, args.backend,
                        workers=args.workers, engine=args.engine, turn_cap=args.turn_limit,
-                       policies=policies, options=args.option, progress=progress_bar)
+                       policies=policies, options=args.option, progress=progress_bar,
+                       records=bool(args.games_out))
     data = summary.to_json()
     print(format_summary(data))
     if args.json:
         Path(args.json).write_text(json.dumps(data, indent=2) + "\n")
         print(f"\nwrote {args.json}")
+    if args.games_out:
+        write_records(Path(args.games_out), sorted(summary.tally.records,
+                                                   key=lambda r: r["game"]))
+        print(f"wrote {args.games_out}")
     return 0
+
+
+def _writable(path: Path) -> bool:
+    folder = path.parent if str(path.parent) else Path(".")
+    return folder.is_dir() and os.access(folder, os.W_OK) and (
+        not path.exists() or os.access(path, os.W_OK))
 
 
 def cmd_test(args) -> int:

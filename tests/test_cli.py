@@ -132,3 +132,30 @@ def test_check_rejects_what_only_the_optimizer_sees(tmp_path):
     result = run("check", str(broken))
     assert result.returncode == 1
     assert "outside the integer range" in result.stderr and "tiny.rules:" in result.stderr
+
+
+def test_simulate_reports_settings_spread_and_uncertainty(tmp_path):
+    out, games = tmp_path / "out.json", tmp_path / "games.csv"
+    result = run("simulate", "disney_theme_park", "--games", "30", "--seed", "7",
+                 "--json", str(out), "--games-out", str(games), "--workers", "1")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(out.read_text())
+    settings = data["settings"]
+    assert settings["policies"] == ["default"] * 4 and settings["turn_limit"] == 1000
+    assert (settings["seed"], settings["games"], settings["engine"]) == (7, 30, "processes")
+    assert len(settings["rules_hash"]) == 16
+    turns = data["turns"]
+    assert turns["min"] <= turns["p5"] <= turns["p50"] <= turns["p95"] <= turns["max"]
+    assert all(low <= rate <= high for rate, (low, high)
+               in zip(data["win_rate_by_seat"], data["win_rate_ci95"], strict=True))
+    assert sum(data["end_reasons"].values()) == 30
+    rows = games.read_text().splitlines()
+    assert rows[0].startswith("game,seed,turns,winner,end,cash_p1") and len(rows) == 31
+    assert "95% intervals" in result.stdout
+
+
+def test_an_unwritable_output_is_refused_before_playing(tmp_path):
+    result = run("simulate", "disney_theme_park", "--games", "100000",
+                 "--json", str(tmp_path / "missing" / "out.json"))
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert "cannot write" in result.stderr

@@ -7,6 +7,8 @@ so the result for a seed does not depend on the number of workers.
 
 from __future__ import annotations
 
+import csv
+import json
 import os
 import statistics
 import sys
@@ -14,10 +16,13 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from .. import __version__
 from ..runtime.loader import load_module
+from .statistics import describe, seats_differ, wilson
 
 ENGINES = ("processes", "ray")
 
@@ -36,10 +41,17 @@ class Tally:
     landings: list[int] = field(default_factory=list)
     moves: int = 0
     fired: list[int] = field(default_factory=list)
+    ends: dict[str, int] = field(default_factory=dict)  # how games ended, by reason
+    records: list[dict[str, Any]] = field(default_factory=list)  # per game, when asked
+    game_seconds: float = 0.0  # time spent playing (not starting processes or compiling)
 
     def merge(self, other: Tally) -> None:
         self.turns += other.turns
         self.capped += other.capped
+        for reason, count in other.ends.items():
+            self.ends[reason] = self.ends.get(reason, 0) + count
+        self.game_seconds += other.game_seconds
+        self.records += other.records
         self.wins = _add(self.wins, other.wins)
         self.landings = _add(self.landings, other.landings)
         self.moves += other.moves
@@ -79,9 +91,18 @@ def parse_options(module: ModuleType, settings: list[str]) -> dict[str, int]:
     return chosen
 
 
+def end_reason(game) -> str:
+    """Why a finished game ended."""
+    if game.capped:
+        return "turn cap"
+    if game.n_alive <= 1:
+        return "last player standing"
+    return "the edition's end"
+
+
 def play_chunk(edition: str, backend: str, players: int, seed: int, first: int, count: int,
                turn_cap: int | None, policies: list[str] | None,
-               options: dict[str, int] | None = None) -> Tally:
+               options: dict[str, int] | None = None, records: bool = False) -> Tally:
     module = load_module(edition, backend)
     tally = Tally(wins=[0] * players, landings=[0] * len(module.SPACE_IDS),
                   fired=[0] * len(module.RULE_NAMES))
@@ -89,6 +110,7 @@ def play_chunk(edition: str, backend: str, players: int, seed: int, first: int, 
         kwargs = {} if turn_cap is None else {"turn_cap": turn_cap}
         game = module.Game(players, seed=game_seed(seed, index), policies=policies,
                            options=options, **kwargs)
+        started = time.perf_counter()
         try:
             game.play()
         except Exception as exc:  # the rules failed: report which game, as plain data
@@ -96,9 +118,16 @@ def play_chunk(edition: str, backend: str, players: int, seed: int, first: int, 
                 f"game {index} (seed {game_seed(seed, index)}) failed at turn {game.turn}: "
                 f"{type(exc).__name__}: {exc}"
             ) from None
+        tally.game_seconds += time.perf_counter() - started
         tally.turns.append(game.turn)
         tally.capped += 1 if game.capped else 0
+        reason = end_reason(game)
+        tally.ends[reason] = tally.ends.get(reason, 0) + 1
         winner = game.winner()
+        if records:
+            tally.records.append({"game": index, "seed": game_seed(seed, index),
+                                  "turns": game.turn, "winner": winner, "end": reason,
+                                  "cash": game.players_cash()})
         if winner >= 0:
             tally.wins[winner] += 1
         tally.landings = _add(tally.landings, game.landings())
@@ -122,11 +151,14 @@ class Summary:
     rule_names: tuple[str, ...]
     rule_handled: tuple[bool, ...]
     options: dict[str, int] = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)  # everything that made the run
 
     def to_json(self) -> dict[str, Any]:
         t = self.tally
         order = sorted(range(len(self.space_ids)), key=lambda s: (self.track[s], s))
+        differ = seats_differ(t.wins)
         return {
+            "settings": self.settings,
             "edition": self.edition,
             "games": self.games,
             "players": self.players,
@@ -137,8 +169,14 @@ class Summary:
             "capped_fraction": t.capped / self.games,
             "mean_turns": statistics.fmean(t.turns),
             "median_turns": statistics.median(t.turns),
+            "turns": describe(t.turns),
             "win_rate_by_seat": [w / self.games for w in t.wins],
-            "games_per_second": self.games / self.seconds if self.seconds > 0 else 0.0,
+            "win_rate_ci95": [wilson(w, self.games) for w in t.wins],
+            "seat_differences": {None: "too few decided games to tell", True: "significant",
+                                 False: "within noise"}[differ],
+            "end_reasons": dict(sorted(t.ends.items())),
+            # games per second of playing, on one core (not process start or compiling)
+            "games_per_second": self.games / t.game_seconds if t.game_seconds > 0 else 0.0,
             "seconds": self.seconds,
             "landing": [
                 {"position": self.track[s], "id": self.space_ids[s],
@@ -158,7 +196,9 @@ class Summary:
 def simulate(edition: str, games: int, players: int, seed: int, backend: str = "compiled",
              workers: int | None = None, engine: str = "processes", turn_cap: int | None = None,
              policies: list[str] | None = None, options: list[str] | None = None,
-             progress: Callable[[int, int], None] | None = None) -> Summary:
+             progress: Callable[[int, int], None] | None = None,
+             records: bool = False) -> Summary:
+    """Play the games; with `records`, keep one record per game (Summary.tally.records)."""
     module = load_module(edition, backend)  # compile once, before any worker starts
     if not module.MIN_PLAYERS <= players <= module.MAX_PLAYERS:
         raise ValueError(f"{module.EDITION} is for {module.MIN_PLAYERS} to "
@@ -167,7 +207,7 @@ def simulate(edition: str, games: int, players: int, seed: int, backend: str = "
     workers = max(1, min(workers or os.cpu_count() or 1, games))
     chunk = max(1, min(250, -(-games // (workers * 4))))
     jobs = [(edition, backend, players, seed, first, min(chunk, games - first), turn_cap,
-             policies, chosen) for first in range(0, games, chunk)]
+             policies, chosen, records) for first in range(0, games, chunk)]
     total = Tally(wins=[0] * players, landings=[0] * len(module.SPACE_IDS),
                   fired=[0] * len(module.RULE_NAMES))
     started = time.perf_counter()
@@ -178,9 +218,17 @@ def simulate(edition: str, games: int, players: int, seed: int, backend: str = "
         if progress:
             progress(done, games)
     seconds = time.perf_counter() - started
+    settings = {
+        "edition": edition, "title": module.EDITION,
+        "rules_hash": module.__name__.removesuffix("_interpreted").rsplit("_", 1)[-1],
+        "backend": backend, "policies": policies or ["default"] * players, "options": chosen,
+        "turn_limit": turn_cap if turn_cap is not None else module.TURN_LIMIT,
+        "seed": seed, "games": games, "players": players, "engine": engine,
+        "workers": workers, "boardrules_version": __version__,
+    }
     return Summary(module.EDITION if edition.endswith(".rules") else edition, games, players,
                    seed, backend, total, seconds, module.SPACE_IDS, module.SPACE_NAMES,
-                   module.TRACK, module.RULE_NAMES, module.RULE_HANDLED, chosen)
+                   module.TRACK, module.RULE_NAMES, module.RULE_HANDLED, chosen, settings)
 
 
 def _run(jobs: list[tuple], workers: int, engine: str):
@@ -213,6 +261,21 @@ def _run_ray(jobs: list[tuple]):
         yield ray.get(ready[0])
 
 
+def write_records(path: Path, records: list[dict[str, Any]]) -> None:
+    """Per-game records for pandas and friends: CSV for a .csv file, else JSON lines."""
+    if path.suffix.lower() == ".csv":
+        seats = max((len(r["cash"]) for r in records), default=0)
+        with path.open("w", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(["game", "seed", "turns", "winner", "end",
+                             *(f"cash_p{i + 1}" for i in range(seats))])
+            for r in records:
+                winner = f"p{r['winner'] + 1}" if r["winner"] >= 0 else ""
+                writer.writerow([r["game"], r["seed"], r["turns"], winner, r["end"], *r["cash"]])
+    else:
+        path.write_text("".join(json.dumps(r) + "\n" for r in records))
+
+
 def progress_bar(done: int, total: int) -> None:
     """A one-line progress bar on stderr (only when stderr is a terminal)."""
     if not sys.stderr.isatty():
@@ -226,17 +289,27 @@ def progress_bar(done: int, total: int) -> None:
 
 
 def format_summary(data: dict[str, Any], top: int = 10) -> str:
+    settings, turns = data["settings"], data["turns"]
     lines = [
         f"edition            {data['edition']}",
         f"games              {data['games']} ({data['players']} players, seed {data['seed']}, "
         f"{data['backend']})" + "".join(f", {k}={v}" for k, v in data["options"].items()),
-        f"mean turns         {data['mean_turns']:.1f}",
-        f"median turns       {data['median_turns']:.1f}",
+        f"policies           {', '.join(settings['policies'])}; turn limit "
+        f"{settings['turn_limit']}; {settings['engine']} x{settings['workers']}; "
+        f"rules {settings['rules_hash']}",
+        f"mean turns         {data['mean_turns']:.1f} (sd {turns['sd']:.1f})",
+        f"median turns       {data['median_turns']:.1f} (5% {turns['p5']:.0f}, 25% "
+        f"{turns['p25']:.0f}, 75% {turns['p75']:.0f}, 95% {turns['p95']:.0f}; "
+        f"{turns['min']:.0f} to {turns['max']:.0f})",
         f"capped games       {data['capped_games']} ({100 * data['capped_fraction']:.1f}%)",
+        "how games ended    " + ", ".join(f"{reason}: {count}"
+                                          for reason, count in data["end_reasons"].items()),
         "win rate by seat   " + "  ".join(
-            f"p{seat + 1}: {100 * rate:.1f}%"
-            for seat, rate in enumerate(data["win_rate_by_seat"])),
-        f"games per second   {data['games_per_second']:.1f}",
+            f"p{seat + 1}: {100 * rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
+            for seat, (rate, (low, high)) in enumerate(
+                zip(data["win_rate_by_seat"], data["win_rate_ci95"], strict=True))),
+        f"                   (95% intervals; seat differences: {data['seat_differences']})",
+        f"games per second   {data['games_per_second']:.1f} (one core, games only)",
         "",
         f"most landed spaces (share of all moves, top {top}):",
     ]
