@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from importlib import resources
+from pathlib import PurePath
 
 import jinja2
 
@@ -155,6 +156,19 @@ def indexed_loop_vars(body: tuple[ir.Stmt, ...]) -> list[str]:
     return sorted({s.var for s in walk_stmts(body) if isinstance(s, ir.Loop) and s.domain.index})
 
 
+def function_origins(program: ir.Program) -> list[tuple[str, str]]:
+    """Each generated function and where the rules define it (for error messages)."""
+    def at(span) -> str:
+        return f" at {PurePath(span.path).name}:{span.line}" if span else ""
+
+    origins = [(f.name, f.origin) for f in program.functions]
+    origins += [(ident(d.name, "decide_"), f"decision {d.name}{at(d.span)}")
+                for d in program.decisions]
+    origins += [(a.name, f"{a.kind} aggregate in {a.name.partition('_in_')[2] or 'the rules'}"
+                 f"{at(a.span)}") for a in program.aggregates]
+    return origins
+
+
 def hoisted_guards(program: ir.Program, fx: Effects) -> dict[str, ir.Expr]:
     """Handler guards that cannot fail or change anything: tested before the call."""
     return {f.name: f.guard for f in program.functions
@@ -175,6 +189,7 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
         "hoisted_guards": hoisted_guards(program, effects),
         "recursive_functions": [f.name for f in program.functions if f.name in effects.recursive],
         "origins": {f.name: f.origin for f in program.functions},
+        "function_origins": function_origins(program),
         "indexes": {ix.name: ix for ix in program.indexes},
         "counter_indexes": {ix.name: ix for ix in program.counter_indexes},
         "indexed_counters": {ix.counter: ix for ix in program.counter_indexes},

@@ -20,6 +20,7 @@ from ..compiler import ir
 from ..compiler.codegen import generate_scenarios
 from ..compiler.pipeline import Compilation, compile_rules
 from ..compiler.quotes import quoted_units
+from ..runtime.errors import rules_location
 from ..runtime.loader import import_compilation, resolve_edition
 from ..runtime.values import named
 
@@ -121,7 +122,9 @@ def play(layer: ModuleType, scenario: ir.Scenario) -> tuple[bool, list[str]]:
                 if not holds:
                     return False, _explain(module, st, left, right) + _trace_tail(game, mark)
         except Exception as exc:  # a rule failed inside the scenario: report, do not crash
-            return False, [f"step at line {st.line} ({st.kind}) failed: "
+            where = rules_location(module, exc)
+            return False, [f"step at line {st.line} ({st.kind}) failed"
+                           f"{' in ' + where if where else ''}: "
                            f"{type(exc).__name__}: {exc}"] + _trace_tail(game, mark)
     return True, []
 

@@ -21,6 +21,7 @@ from types import ModuleType
 from typing import Any
 
 from .. import __version__
+from ..runtime.errors import rules_location
 from ..runtime.loader import load_module
 from .statistics import describe, seats_differ, wilson
 
@@ -114,9 +115,10 @@ def play_chunk(edition: str, backend: str, players: int, seed: int, first: int, 
         try:
             game.play()
         except Exception as exc:  # the rules failed: report which game, as plain data
+            where = rules_location(module, exc)
             raise SimulationError(
-                f"game {index} (seed {game_seed(seed, index)}) failed at turn {game.turn}: "
-                f"{type(exc).__name__}: {exc}"
+                f"game {index} (seed {game_seed(seed, index)}) failed at turn {game.turn}"
+                f"{' in ' + where if where else ''}: {type(exc).__name__}: {exc}"
             ) from None
         tally.game_seconds += time.perf_counter() - started
         tally.turns.append(game.turn)

@@ -48,3 +48,18 @@ def test_endless_recursion_is_a_located_rules_error_on_both_backends(editions, b
         game.play(1)
     assert "proc rec at ed.rules:" in str(info.value)
     assert "more than 200 deep" in str(info.value)
+
+
+@pytest.mark.parametrize("backend", ["interpreted", "compiled"])
+def test_a_rules_error_in_a_simulation_names_the_rules_line(editions, backend, monkeypatch,
+                                                          tmp_path):
+    from boardrules.harness import simulate as simulation
+
+    path = editions.write(DATA + (
+        "counter space.owner: player? = none\n"
+        "proc owner_of(s: space) -> player {\n  let o = s.owner\n  return some(o)\n}\n"
+        "rule r { on land(p: player, s: space) { pot = owner_of(s).seat } }\n"))
+    with pytest.raises(simulation.SimulationError) as info:
+        simulation.play_chunk(str(path), backend, 2, 1, 0, 1, None, None)
+    assert "in proc owner_of at ed.rules:" in str(info.value)
+    assert "RuleError: some(x): x is none" in str(info.value)
