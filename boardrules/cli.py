@@ -16,9 +16,9 @@ from .compiler.build import BuildError, build_extension, write_source
 from .compiler.diagnostics import CompileError
 from .harness.simulate import (
     ENGINES,
+    ProgressBar,
     SimulationError,
     format_summary,
-    progress_bar,
     simulate,
     write_records,
 )
@@ -193,7 +193,7 @@ def cmd_simulate(args) -> int:
             raise UsageError(f"cannot write {output}")
     summary = simulate(args.edition, args.games, args.players, args.seed, args.backend,
                        workers=args.workers, engine=args.engine, turn_cap=args.turn_limit,
-                       policies=policies, options=args.option, progress=progress_bar,
+                       policies=policies, options=args.option, progress=ProgressBar(),
                        records=bool(args.games_out))
     data = summary.to_json()
     print(format_summary(data))
@@ -235,7 +235,7 @@ def cmd_coverage(args) -> int:
     if args.games:
         players = args.players or compilation.program.max_players
         summary = simulate(args.edition, args.games, players, args.seed,
-                           progress=progress_bar)
+                           progress=ProgressBar())
         figures = summary.to_json()
         report.never_fired = figures["rules_never_fired"]
         report.without_handlers = figures["rules_without_handlers"]

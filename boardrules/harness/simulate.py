@@ -278,16 +278,24 @@ def write_records(path: Path, records: list[dict[str, Any]]) -> None:
         path.write_text("".join(json.dumps(r) + "\n" for r in records))
 
 
-def progress_bar(done: int, total: int) -> None:
-    """A one-line progress bar on stderr (only when stderr is a terminal)."""
-    if not sys.stderr.isatty():
-        return
-    width = 30
-    filled = width * done // total
-    sys.stderr.write(f"\r[{'#' * filled}{' ' * (width - filled)}] {done}/{total} games")
-    if done == total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()
+class ProgressBar:
+    """Games done, rate and time left on a terminal (tqdm); silent when stderr is piped."""
+
+    def __init__(self, what: str = "games") -> None:
+        self.what = what
+        self.bar = None
+        self.done = 0
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, unit=self.what.rstrip("s"), desc=self.what,
+                            file=sys.stderr, disable=not sys.stderr.isatty(), leave=False)
+        self.bar.update(done - self.done)
+        self.done = done
+        if done >= total:
+            self.bar.close()
 
 
 def format_summary(data: dict[str, Any], top: int = 10) -> str:
