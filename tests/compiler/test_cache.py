@@ -165,27 +165,43 @@ def test_a_file_is_verified_against_its_sum(tmp_path):
     assert not build.verified(module)
 
 
-@pytest.mark.skipif(not HAS_CC, reason="needs a C compiler")
-@pytest.mark.parametrize("damage", ["truncate the extension", "truncate the source"])
-def test_a_damaged_cache_entry_is_rebuilt(tmp_path, damage):
-    """A fresh process finds a damaged file in the cache: it rebuilds it instead of crashing
-    (SIGBUS on a truncated extension, SyntaxError on a truncated module)."""
-    edition = clone(tmp_path)
-    env = dict(os.environ, BOARDRULES_CACHE=str(tmp_path / "cache"))
-    play = (f"from boardrules.runtime.loader import load_module\n"
+@pytest.fixture(scope="module")
+def built_tiny(tmp_path_factory) -> tuple[Path, str]:
+    """The tiny edition built once into a cache (copied by each test that damages it), and
+    what its first game prints."""
+    root = tmp_path_factory.mktemp("built")
+    edition = clone(root)
+    env = dict(os.environ, BOARDRULES_CACHE=str(root / "cache"))
+    out, err = run_python(_play_code(edition), env, root).communicate(timeout=600)
+    assert out, err
+    return root, out
+
+
+def _play_code(edition: Path) -> str:
+    return (f"from boardrules.runtime.loader import load_module\n"
             f"game = load_module({str(edition)!r}).Game(2, seed=3)\n"
             f"game.play(20)\nprint(game.turn, game.players_cash())\n")
-    first, err = run_python(play, env, tmp_path).communicate(timeout=600)
-    assert first, err
+
+
+@pytest.mark.skipif(not HAS_CC, reason="needs a C compiler")
+@pytest.mark.parametrize("damage", ["truncate the extension", "truncate the source"])
+def test_a_damaged_cache_entry_is_rebuilt(tmp_path, built_tiny, damage):
+    """A fresh process finds a damaged file in the cache: it rebuilds it instead of crashing
+    (SIGBUS on a truncated extension, SyntaxError on a truncated module)."""
+    root, first = built_tiny
+    shutil.copytree(root / "rulesets", tmp_path / "rulesets")
+    shutil.copytree(root / "cache", tmp_path / "cache")
+    edition = tmp_path / "rulesets" / "tiny" / "tiny.rules"
+    env = dict(os.environ, BOARDRULES_CACHE=str(tmp_path / "cache"))
     (entry,) = [p for p in (tmp_path / "cache").iterdir()
                 if p.is_dir() and p.name.startswith("br_")]
-    extension = next(entry.glob("*.so"))
-    source = next(entry.glob("*.py"))
     if damage == "truncate the extension":
+        extension = next(entry.glob("*.so"))
         extension.write_bytes(extension.read_bytes()[:4096])
     else:
+        source = next(entry.glob("*.py"))
         source.write_text(source.read_text()[:5000])
-    process = run_python(play, env, tmp_path)
+    process = run_python(_play_code(edition), env, tmp_path)
     again, err = process.communicate(timeout=600)
     assert process.returncode == 0, err
     assert again == first
