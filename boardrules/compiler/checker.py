@@ -79,7 +79,6 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering):
         score = self._score(game.get("score"))
         turn_limit = self.constant(game["turn_limit"].value)[0] if "turn_limit" in game else 1000
         scenarios = lower_scenarios(self, props)
-        self._warn_unused()
         spaces = list(s.spaces.values())
         track_of: dict[str, int] = {}
         on_track = [sp for sp in spaces if not sp.offboard_at]
@@ -266,16 +265,5 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering):
             yield
         finally:
             self._lifted, self._lift_prefix = saved
-
-    def _warn_unused(self) -> None:
-        """Warn of the edition's own unused definitions (a library's may serve other editions)."""
-        edition_path = self.s.edition.span.path if self.s.edition else ""
-        for kind, table in (("proc", self.s.procs), ("decision", self.s.decisions),
-                            ("param", self.s.params)):
-            for name, decl in table.items():
-                if f"{kind}:{name}" not in self.used and decl.span.path == edition_path:
-                    what = {"proc": "procedure", "decision": "decision", "param": "param"}[kind]
-                    verb = {"proc": "called", "decision": "asked", "param": "used"}[kind]
-                    self.report.warning(decl.span, f"{what} '{name}' is never {verb}")
 
 # ---- helpers ---------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from .checker import Checker
 from .codegen import check_capacity, generate
 from .diagnostics import Diagnostic, Reporter
 from .limits import check_nesting
+from .lint import lint
 from .modules import SourceSet, load_sources
 from .optimize import OPTIMIZATIONS, Effects, Optimization, analyse
 from .quotes import check_quotes
@@ -35,6 +36,7 @@ class Compilation:
     symbols: Symbols | None = None
     rulebook: Rulebook | None = None
     program: ir.Program | None = None
+    used: set[str] = field(default_factory=set)  # what the checker saw used, for lint
     effects: Effects | None = None
     code: str = ""
 
@@ -60,14 +62,20 @@ def _quotes(c: Compilation) -> None:
 
 
 def _check(c: Compilation) -> None:
+    checker = Checker(c.symbols, c.reporter)
     try:
-        program = Checker(c.symbols, c.reporter).run()
+        program = checker.run()
     except RecursionError:
         assert c.symbols is not None and c.symbols.edition is not None
         c.reporter.error(c.symbols.edition.span, "the rules nest too deeply to check",
                          "split deeply nested expressions or blocks into procedures")
         return
     c.program = ir.Program(**{**program.__dict__, "edition": c.edition})
+    c.used = checker.used
+
+
+def _lint(c: Compilation) -> None:
+    lint(c.symbols, c.used, c.sources.texts if c.sources else {}, c.reporter)
 
 
 def _capacity(c: Compilation) -> None:
@@ -95,6 +103,7 @@ PASSES: list[tuple[str, Callable[[Compilation], None], bool]] = [
     ("collect", _collect, True),
     ("quotes", _quotes, False),
     ("check", _check, True),
+    ("lint", _lint, False),
     ("capacity", _capacity, True),
     ("nesting", lambda c: check_nesting(c.program, c.reporter), True),
     *((name, _optimization(optimize), True) for name, optimize in OPTIMIZATIONS),

@@ -424,10 +424,21 @@ def test_decision_errors(editions, decision, message):
 
 def test_unused_decisions_and_procs_are_warnings(editions):
     compilation = editions.compile(
-        "decision d(p: player) by p -> bool { }\nproc f() { }\nparam unused: int = 1\n")
+        "decision d(p: player) by p -> bool { }\nproc f() { }\nparam unused: int = 1\n",
+        until="lint")
     assert sorted(w.message for w in compilation.warnings) == [
-        "decision 'd' is never asked", "param 'unused' is never used",
-        "procedure 'f' is never called"]
+        "decision 'd' is never asked [unused-decision]",
+        "param 'unused' is never used [unused-param]",
+        "procedure 'f' is never called [unused-procedure]"]
+
+
+def test_a_rules_file_silences_a_lint_check_by_name(editions):
+    compilation = editions.compile(
+        "# boardrules: allow unused-procedure, unused-param\n"
+        "decision d(p: player) by p -> bool { }\nproc f() { }\nparam unused: int = 1\n",
+        until="lint")
+    assert [w.message for w in compilation.warnings] == [
+        "decision 'd' is never asked [unused-decision]"]
 
 
 # ---- handlers, procedures, the board ---------------------------------------------------------
