@@ -156,6 +156,55 @@ def indexed_loop_vars(body: tuple[ir.Stmt, ...]) -> list[str]:
     return sorted({s.var for s in walk_stmts(body) if isinstance(s, ir.Loop) and s.domain.index})
 
 
+_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+            "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+def _static_value(e: ir.Expr, var: str, entity: int, tables: dict[str, ir.TableData]):
+    """The value of an expression that reads only a space's declared data, for one space;
+    None when it depends on anything else."""
+    match e:
+        case ir.Const():
+            return e.value
+        case ir.Local() if e.name == var:
+            return entity
+        case ir.Table() if e.table in tables and e.element is None and isinstance(
+                e.entity, ir.Local) and e.entity.name == var:
+            value = tables[e.table].values[entity]
+            return bool(value) if e.type.name == "bool" else value
+        case ir.Unary(op="not"):
+            inner = _static_value(e.operand, var, entity, tables)
+            return None if inner is None else not inner
+        case ir.Binary(op="and" | "or"):
+            left = _static_value(e.left, var, entity, tables)
+            right = _static_value(e.right, var, entity, tables)
+            if left is None or right is None:
+                return None
+            return (left and right) if e.op == "and" else (left or right)
+        case ir.Binary(op=op) if op in _COMPARE:
+            left = _static_value(e.left, var, entity, tables)
+            right = _static_value(e.right, var, entity, tables)
+            return None if left is None or right is None else _COMPARE[op](left, right)
+    return None
+
+
+def pass_mask(program: ir.Program) -> list[int]:
+    """For each space, whether a pass handler may run there (1), or surely not (0): a guard
+    that reads only the space's declared data is decided here, once."""
+    event = program.events.get("pass")
+    functions = {f.name: f for f in program.functions}
+    tables = {t.name: t for t in program.tables if t.stride == 1}
+    mask = [0] * len(program.space_ids)
+    for handler in event.handlers if event else ():
+        f = functions.get(handler.function)
+        var = f.params[1][0] if f and len(f.params) > 1 else ""
+        for space in range(len(mask)):
+            held = None if f is None or f.guard is None else _static_value(f.guard, var, space,
+                                                                            tables)
+            mask[space] |= 0 if held is False else 1
+    return mask
+
+
 def function_origins(program: ir.Program) -> list[tuple[str, str]]:
     """Each generated function and where the rules define it (for error messages)."""
     def at(span) -> str:
@@ -215,6 +264,7 @@ def generate(program: ir.Program, source_name: str, effects: Effects | None = No
         "deck_first": padded([d.first_card for d in program.decks], CAPACITY["decks"]),
         "deck_size": padded([len(d.cards) for d in program.decks], CAPACITY["decks"]),
         "card_deck": padded(card_deck, CAPACITY["cards"]),
+        "pass_mask": padded(pass_mask(program), CAPACITY["spaces"]),
     }
     context = {
         "version": __version__,

@@ -137,6 +137,7 @@ class Kernel:
     grid_width: cython.int
     n_cells: cython.int
     land_count: cython.int[256]
+    pass_mask: cython.int[256]  # whether a pass handler may run on each space (set by the edition)
     moves = cython.declare(cython.int, visibility="readonly")
     rounds: cython.int
     # dice
@@ -198,6 +199,7 @@ class Kernel:
             self.alive = [0] * 16
             self.policy = [0] * 16
             self.land_count = [0] * 256
+            self.pass_mask = [1] * 256
             self.queue = [0] * 512
             self.card_holder = [0] * 512
             self.opts = [0] * 512
@@ -207,6 +209,8 @@ class Kernel:
             self.policy[i] = POLICY_DEFAULT
         for i in range(512):
             self.card_holder[i] = -1
+        for i in range(256):  # every pass event runs unless the edition knows better
+            self.pass_mask[i] = 1
         self.external = [None] * 16
         if policies is not None:
             self.set_policies(policies)
@@ -564,10 +568,13 @@ class Kernel:
         start: cython.int = self.track_of[self.position[p]]
         n: cython.int = self.track_length
         i: cython.int
+        passed: cython.int
         for i in range(1, steps):
-            self.event_pass(p, self.space_at_track[(start + i) % n])
-            if self.unwinding:
-                return 0
+            passed = self.space_at_track[(start + i) % n]
+            if self.pass_mask[passed]:
+                self.event_pass(p, passed)
+                if self.unwinding:
+                    return 0
         return self.arrive(p, self.space_at_track[((start + steps) % n + n) % n])
 
     @cython.cfunc
@@ -578,10 +585,13 @@ class Kernel:
         steps: cython.int = ((self.track_of[s] - self.track_of[self.position[p]]) % n + n) % n
         i: cython.int
         start: cython.int = self.track_of[self.position[p]]
+        passed: cython.int
         for i in range(1, steps):
-            self.event_pass(p, self.space_at_track[(start + i) % n])
-            if self.unwinding:
-                return 0
+            passed = self.space_at_track[(start + i) % n]
+            if self.pass_mask[passed]:
+                self.event_pass(p, passed)
+                if self.unwinding:
+                    return 0
         return self.arrive(p, s)
 
     @cython.cfunc

@@ -315,3 +315,21 @@ def test_the_counter_index_follows_every_write(editions):
     assert game.invoke(names["best"], (1,)) == 2
     copy = game.copy()
     assert [copy.invoke(names["count"], (p,)) for p in (0, 1)] == [1, 1]
+
+
+# ---- pass events decided per space ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("guard, mask", [
+    ("when s == s1", [0, 1, 0]),
+    ("when s.special or s.price > 5", [0, 0, 0]),
+    ("when p.cash > 0", [1, 1, 1]),
+    ("", [1, 1, 1]),
+])
+def test_the_pass_mask_keeps_only_spaces_where_a_handler_may_run(editions, guard, mask):
+    from boardrules.compiler.codegen import pass_mask
+
+    program = editions.compile(DATA + (
+        f"rule salary {{ on pass(p: player, s: space) {guard} {{ pay(bank, p, 1) }} }}\n"),
+        until="lazy-decisions").program
+    assert pass_mask(program) == mask
