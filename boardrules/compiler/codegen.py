@@ -24,11 +24,22 @@ from .primitives import DECK_FUNCTIONS, KERNEL_FUNCTIONS
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
+def kernel_source() -> str:
+    return resources.files("boardrules.runtime").joinpath("kernel.py").read_text()
+
+
+def _kernel_constants(prefix: str) -> dict[str, int]:
+    """The kernel's C constants of that prefix: a compiled module does not export them."""
+    found = re.findall(rf"^({prefix}\w*) = cython\.declare\(cython\.int, (-?\d+)\)",
+                       kernel_source(), re.MULTILINE)
+    return {name: int(value) for name, value in found}
+
+
 # Kernel arrays the rules reach through built-in attributes, and their capacities.
 KERNEL_ARRAYS = {"player_cash": "cash", "player_position": "position", "player_alive": "alive",
                  "card_holder": "card_holder"}
-CAPACITY = {"players": 16, "spaces": 256, "cards": 512, "decks": 32, "dice": 8, "faces": 32,
-            "rules": 512, "cells": 512}
+CAPACITY = {name.removeprefix("CAP_").lower(): value
+            for name, value in _kernel_constants("CAP_").items()}  # the kernel's, one source
 # Kernel arrays the rules only read (track position, deck of a card), and their sizes.
 KERNEL_READ_ONLY = {"track_of": CAPACITY["spaces"], "card_deck": CAPACITY["cards"]}
 KERNEL_ARRAY_SIZE = {"cash": CAPACITY["players"], "position": CAPACITY["players"],
@@ -98,10 +109,6 @@ def environment() -> jinja2.Environment:
     env.filters.update(ident=ident, pystr=pystr, comment=comment, const=const)
     env.globals.update(KERNEL_ARRAYS=KERNEL_ARRAYS, raise_unknown=_unknown_attribute)
     return env
-
-
-def kernel_source() -> str:
-    return resources.files("boardrules.runtime").joinpath("kernel.py").read_text()
 
 
 def check_capacity(program: ir.Program) -> list[str]:
@@ -300,19 +307,12 @@ def generate_scenarios(program: ir.Program, source_name: str,
     return environment().get_template("scenarios.py.j2").render(context)
 
 
-def _kernel_constants(prefix: str) -> dict[str, int]:
-    """The kernel's C constants of that prefix: a compiled module does not export them."""
-    found = re.findall(rf"^({prefix}\w*) = cython\.declare\(cython\.int, (-?\d+)\)",
-                       kernel_source(), re.MULTILINE)
-    return {name: int(value) for name, value in found}
-
-
 def _game_arrays(program: ir.Program, kernel: dict[str, list[int]]) -> list[tuple[str, str]]:
     """Every array a new game sets, and its starting value as code: the kernel's board, dice
     and deck arrays, the tables, the indexes and the counters."""
     sizes = _counter_size(program)
     arrays = [(name, repr(values)) for name, values in kernel.items()]
-    arrays += [("deck_head", "[0] * 32"), ("deck_count", "[0] * 32")]
+    arrays += [(name, f"[0] * {CAPACITY['decks']}") for name in ("deck_head", "deck_count")]
     arrays += [(ident(t.name, "t_"), repr(list(t.values) or [0])) for t in program.tables]
     for ix in program.indexes:
         arrays += [(ident(ix.name, "s_"), repr(list(ix.starts))),

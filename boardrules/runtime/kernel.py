@@ -22,6 +22,10 @@ CAP_DECKS = cython.declare(cython.int, 32)
 CAP_DICE = cython.declare(cython.int, 8)
 CAP_FACES = cython.declare(cython.int, 32)
 CAP_OPTIONS = cython.declare(cython.int, 512)
+CAP_RULES = cython.declare(cython.int, 512)
+CAP_CELLS = cython.declare(cython.int, 512)
+# (The C array sizes below are these numbers written out, as Cython needs literals there;
+# a test checks that they agree. Code generation reads the CAP_ constants from this file.)
 MASK = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 LOOP_LIMIT = cython.declare(cython.int, 1000000)
 # How deep procedures that can call themselves may nest: the same bound on both backends,
@@ -405,7 +409,7 @@ class Kernel:
             if not self.is_face(die, value):
                 raise RuleError(f"scripted roll {value} is not a face of die {die}")
         else:
-            value = self.die_faces[die * 32 + self.chance.below(self.die_size[die])]
+            value = self.die_faces[die * CAP_FACES + self.chance.below(self.die_size[die])]
         if self.tracing:
             self.trace_lines.append(f"  roll {DIE_NAMES[die]}={value}")
         return value
@@ -414,7 +418,7 @@ class Kernel:
     @cython.exceptval(check=False)
     def is_face(self, die: cython.int, value: cython.int) -> cython.bint:
         for i in range(self.die_size[die]):
-            if self.die_faces[die * 32 + i] == value:
+            if self.die_faces[die * CAP_FACES + i] == value:
                 return True
         return False
 

@@ -1,0 +1,34 @@
+"""One source for the kernel's capacities: the CAP_ constants in kernel.py. Cython needs
+literal sizes for C array attributes, so this test keeps those literals (and the lists the
+interpreted backend starts with) equal to the constants code generation reads."""
+
+from __future__ import annotations
+
+import re
+
+from boardrules.compiler.codegen import CAPACITY, kernel_source
+
+SIZE_OF = {
+    "players": ("cash", "position", "alive", "policy"),
+    "spaces": ("track_of", "space_at_track", "land_count", "pass_mask"),
+    "dice": ("die_size",),
+    "decks": ("deck_first", "deck_size", "deck_head", "deck_count"),
+    "cards": ("queue", "card_deck", "card_holder"),
+    "options": ("opts",),
+    "rules": ("rule_fired",),
+}
+
+
+def test_c_array_sizes_are_the_capacities():
+    source = kernel_source()
+    declared = dict(re.findall(r"^    (\w+): cython\.int\[(\d+)\]", source, re.MULTILINE))
+    expected = {name: CAPACITY[what] for what, names in SIZE_OF.items() for name in names}
+    expected["die_faces"] = CAPACITY["dice"] * CAPACITY["faces"]
+    assert {name: int(size) for name, size in declared.items()} == expected
+
+
+def test_interpreted_starting_lists_are_the_capacities():
+    source = kernel_source()
+    started = dict(re.findall(r"self\.(\w+) = \[-?\d+\] \* (\d+)", source))
+    expected = {name: CAPACITY[what] for what, names in SIZE_OF.items() for name in names}
+    assert started and all(int(size) == expected[name] for name, size in started.items())
