@@ -4,7 +4,7 @@
 Cython extension built from the very same file. Editions are named either by a
 path to a .rules file or by a folder name under the rulesets directory.
 
-An edition compiled before loads through the source index (compiler/index.py)
+An edition compiled before loads through the source index (compiler/source_index.py)
 without running the front end: this module and what it imports at module level
 stay light (no Lark, Jinja2 or Cython), so a cached load costs little more
 than the import of the module itself.
@@ -19,7 +19,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from ..compiler import index
+from ..compiler import source_index
 from ..compiler.build import (
     Artifact,
     artifact_named,
@@ -71,7 +71,7 @@ def load_module(name_or_path: str, backend: str = "compiled") -> ModuleType:
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend '{backend}': choose {' or '.join(BACKENDS)}")
     path = resolve_edition(name_or_path)
-    cached = index.lookup(path)
+    cached = source_index.lookup(path)
     if cached is not None:
         artifact = artifact_named(cached)
         if verified(artifact.source):  # a damaged source goes through the front end again
@@ -87,7 +87,7 @@ def import_compilation(compilation: Compilation, backend: str) -> ModuleType:
         artifact = build_extension(compilation)
     else:
         artifact = write_source(compilation)
-    index.record(compilation, artifact.module_name)
+    source_index.record(compilation, artifact.module_name)
     return _import(artifact, backend)
 
 
