@@ -18,6 +18,7 @@ it usually selects far fewer entities.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 from .. import ir
 from ..diagnostics import Reporter
@@ -43,6 +44,13 @@ def _join(conjuncts: list[ir.Expr]) -> ir.Expr | None:
     return result
 
 
+def _equalities(c: ir.Expr) -> tuple[tuple[ir.Expr, ir.Expr], ...]:
+    """`a == b` read both ways, as (side, other side); nothing for another conjunct."""
+    if isinstance(c, ir.Binary) and c.op == "==":
+        return ((c.left, c.right), (c.right, c.left))
+    return ()
+
+
 class Indexer:
     def __init__(self, program: ir.Program, fx: Effects):
         self.fx = fx
@@ -65,17 +73,30 @@ class Indexer:
         """A counter index for `x.c == key`, when the domain is every entity of x's kind."""
         if domain.kind != "range" or domain.index or domain.low != ir.Const(ir.INT, 0):
             return None
+
+        def match(c: ir.Expr) -> tuple[str, ir.Expr] | None:
+            for side, key in _equalities(c):
+                found = self._counter_of(side, var)
+                if found and domain.high == ir.Const(ir.INT, self.entities[found.owner]) \
+                        and self._key_ok(key, var):
+                    return self._counter_index(found).name, key
+            return None
+
+        return self._pick(domain, where, match)
+
+    def _pick(self, domain: ir.Domain, where: ir.Expr | None,
+              match: Callable[[ir.Expr], tuple[str, ir.Expr] | None]
+              ) -> tuple[ir.Domain, ir.Expr | None] | None:
+        """The first conjunct an index can serve (`match` gives the index and its key), as
+        the indexed domain and the other conjuncts; None when a conjunct that must run for
+        every entity comes first."""
         conjuncts = _conjuncts(where)
         for position, c in enumerate(conjuncts):
-            if isinstance(c, ir.Binary) and c.op == "==":
-                for side, key in ((c.left, c.right), (c.right, c.left)):
-                    found = self._counter_of(side, var)
-                    if found and domain.high == ir.Const(ir.INT, self.entities[found.owner]) \
-                            and self._key_ok(key, var):
-                        index = self._counter_index(found)
-                        rest = conjuncts[:position] + conjuncts[position + 1:]
-                        return (dataclasses.replace(domain, index=index.name, key=key),
-                                _join(rest))
+            found = match(c)
+            if found:
+                index, key = found
+                return (dataclasses.replace(domain, index=index, key=key),
+                        _join(conjuncts[:position] + conjuncts[position + 1:]))
             if not self.fx.expr_is_clean(c) or is_none_test(c):
                 return None
         return None
@@ -108,25 +129,19 @@ class Indexer:
         if domain.kind != "range" or domain.index or not (
                 isinstance(domain.low, ir.Const) and isinstance(domain.high, ir.Const)):
             return domain, where
-        conjuncts = _conjuncts(where)
-        for position, c in enumerate(conjuncts):
+
+        def match(c: ir.Expr) -> tuple[str, ir.Expr] | None:
             flag = self._field_of(c, var, "bool")  # `x.flag`: the members whose flag is set
             if flag:
-                index = self._index(flag, domain.low.value, domain.high.value)
-                rest = conjuncts[:position] + conjuncts[position + 1:]
-                return (dataclasses.replace(domain, index=index.name, key=ir.Const(ir.INT, 1)),
-                        _join(rest))
-            if isinstance(c, ir.Binary) and c.op == "==":
-                for side, key in ((c.left, c.right), (c.right, c.left)):
-                    table = self._field_of(side, var)
-                    if table and self._key_ok(key, var):
-                        index = self._index(table, domain.low.value, domain.high.value)
-                        rest = conjuncts[:position] + conjuncts[position + 1:]
-                        return (dataclasses.replace(domain, index=index.name, key=key),
-                                _join(rest))
-            if not self.fx.expr_is_clean(c) or is_none_test(c):
-                break  # it must run for every entity: no index can skip it
-        return domain, where
+                return self._index(flag, domain.low.value, domain.high.value).name, \
+                    ir.Const(ir.INT, 1)
+            for side, key in _equalities(c):
+                table = self._field_of(side, var)
+                if table and self._key_ok(key, var):
+                    return self._index(table, domain.low.value, domain.high.value).name, key
+            return None
+
+        return self._pick(domain, where, match) or (domain, where)
 
     def _key_ok(self, key: ir.Expr, var: str) -> bool:
         return self.fx.expr_is_clean(key) and not any(
