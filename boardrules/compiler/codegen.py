@@ -18,8 +18,10 @@ import jinja2
 
 from .. import __version__
 from . import ir, ir_text
+from .diagnostics import Reporter
 from .optimize.effects import Effects, analyse, node_unwinds
-from .optimize.walk import walk_stmts
+from .optimize.fold import Folder
+from .optimize.walk import map_expr, walk_stmts
 from .primitives import DECK_FUNCTIONS, KERNEL_FUNCTIONS
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -163,65 +165,42 @@ def indexed_loop_vars(body: tuple[ir.Stmt, ...]) -> list[str]:
     return sorted({s.var for s in walk_stmts(body) if isinstance(s, ir.Loop) and s.domain.index})
 
 
-_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-            "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
-
-
-def _static_value(e: ir.Expr, var: str, entity: int, tables: dict[str, ir.TableData]):
-    """The value of an expression that reads only a space's declared data, for one space;
-    None when it depends on anything else."""
-    match e:
-        case ir.Const():
-            return e.value
-        case ir.Local() if e.name == var:
-            return entity
-        case ir.Table() if e.table in tables and e.element is None and isinstance(
-                e.entity, ir.Local) and e.entity.name == var:
-            value = tables[e.table].values[entity]
-            return bool(value) if e.type.name == "bool" else value
-        case ir.Unary(op="not"):
-            inner = _static_value(e.operand, var, entity, tables)
-            return None if inner is None else not inner
-        case ir.Binary(op="and" | "or"):
-            left = _static_value(e.left, var, entity, tables)
-            right = _static_value(e.right, var, entity, tables)
-            if left is None or right is None:
-                return None
-            return (left and right) if e.op == "and" else (left or right)
-        case ir.Binary(op=op) if op in _COMPARE:
-            left = _static_value(e.left, var, entity, tables)
-            right = _static_value(e.right, var, entity, tables)
-            return None if left is None or right is None else _COMPARE[op](left, right)
-    return None
-
-
-def pass_mask(program: ir.Program) -> list[int]:
+def pass_mask(program: ir.Program, fx: Effects) -> list[int]:
     """For each space, whether a pass handler may run there (1), or surely not (0): a guard
-    that reads only the space's declared data is decided here, once."""
+    that reads only the space's declared data folds to a constant for each space, once."""
     event = program.events.get("pass")
     functions = {f.name: f for f in program.functions}
     tables = {t.name: t for t in program.tables if t.stride == 1}
+    folder = Folder(fx, Reporter())
     mask = [0] * len(program.space_ids)
     for handler in event.handlers if event else ():
-        f = functions.get(handler.function)
-        var = f.params[1][0] if f and len(f.params) > 1 else ""
+        f = functions[handler.function]
+        if f.guard is None:
+            return [1] * len(mask)
         for space in range(len(mask)):
-            held = None if f is None or f.guard is None else _static_value(f.guard, var, space,
-                                                                            tables)
-            mask[space] |= 0 if held is False else 1
+            def known(e: ir.Expr, space: int = space, var: str = f.params[1][0]) -> ir.Expr:
+                if isinstance(e, ir.Local) and e.name == var:
+                    return ir.Const(e.type, space)
+                if (isinstance(e, ir.Table) and e.table in tables and e.element is None
+                        and isinstance(e.entity, ir.Const)):
+                    value = tables[e.table].values[e.entity.value]
+                    return ir.Const(e.type, bool(value) if e.type.name == "bool" else value)
+                return folder.node(e)
+            held = map_expr(f.guard, known)
+            mask[space] |= 0 if held == ir.Const(ir.BOOL, False) else 1
     return mask
 
 
-def function_origins(program: ir.Program) -> list[tuple[str, str]]:
+def function_origins(program: ir.Program) -> dict[str, str]:
     """Each generated function and where the rules define it (for error messages)."""
     def at(span) -> str:
         return f" at {PurePath(span.path).name}:{span.line}" if span else ""
 
-    origins = [(f.name, f.origin) for f in program.functions]
-    origins += [(ident(d.name, "decide_"), f"decision {d.name}{at(d.span)}")
-                for d in program.decisions]
-    origins += [(a.name, f"{a.kind} aggregate in {a.name.partition('_in_')[2] or 'the rules'}"
-                 f"{at(a.span)}") for a in program.aggregates]
+    origins = {f.name: f.origin for f in program.functions}
+    origins |= {ident(d.name, "decide_"): f"decision {d.name}{at(d.span)}"
+                for d in program.decisions}
+    origins |= {a.name: f"{a.kind} aggregate in {a.name.partition('_in_')[2] or 'the rules'}"
+                f"{at(a.span)}" for a in program.aggregates}
     return origins
 
 
@@ -244,7 +223,6 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
         "indexed_loop_vars": indexed_loop_vars,
         "hoisted_guards": hoisted_guards(program, effects),
         "recursive_functions": [f.name for f in program.functions if f.name in effects.recursive],
-        "origins": {f.name: f.origin for f in program.functions},
         "function_origins": function_origins(program),
         "indexes": {ix.name: ix for ix in program.indexes},
         "counter_indexes": {ix.name: ix for ix in program.counter_indexes},
@@ -271,7 +249,7 @@ def generate(program: ir.Program, source_name: str, effects: Effects | None = No
         "deck_first": padded([d.first_card for d in program.decks], CAPACITY["decks"]),
         "deck_size": padded([len(d.cards) for d in program.decks], CAPACITY["decks"]),
         "card_deck": padded(card_deck, CAPACITY["cards"]),
-        "pass_mask": padded(pass_mask(program), CAPACITY["spaces"]),
+        "pass_mask": padded(pass_mask(program, effects), CAPACITY["spaces"]),
     }
     context = {
         "version": __version__,

@@ -332,4 +332,4 @@ def test_the_pass_mask_keeps_only_spaces_where_a_handler_may_run(editions, guard
     program = editions.compile(DATA + (
         f"rule salary {{ on pass(p: player, s: space) {guard} {{ pay(bank, p, 1) }} }}\n"),
         until="lazy-decisions").program
-    assert pass_mask(program) == mask
+    assert pass_mask(program, analyse(program)) == mask
