@@ -129,8 +129,8 @@ def check_capacity(program: ir.Program) -> list[str]:
 
 
 # A value-returning function signals an exception with this rare value, and the caller
-# asks Python whether an exception is set only when the value comes back.
-ERROR_VALUE = -2147483647
+# asks Python whether an exception is set only when the value comes back (the kernel's).
+ERROR_VALUE = _kernel_constants("ERROR_VALUE")["ERROR_VALUE"]
 
 
 def exception_spec(fx: Effects, name: str, returns: ir.Type | str) -> str:

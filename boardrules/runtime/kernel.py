@@ -9,8 +9,9 @@
 #
 # Exception specifications: a method that returns a status (0) returns -1 on an
 # exception (`exceptval(-1)`: no error check on success); one that returns a
-# value signals an exception with the rare value ERROR_VALUE, checked only when
-# that value comes back; one that cannot raise is `noexcept` (`check=False`).
+# value signals an exception with the rare value -2147483647 (ERROR_VALUE below,
+# written out in the decorators as Cython needs), checked only when it comes back;
+# one that cannot raise is `noexcept` (`check=False`).
 # `end turn` and `end game` are not exceptions: they set `unwinding`, and every
 # caller that may see it returns at once, up to the game loop.
 import cython
@@ -33,6 +34,7 @@ LOOP_LIMIT = cython.declare(cython.int, 1000000)
 CALL_DEPTH_LIMIT = cython.declare(cython.int, 200)
 # A Python policy or the GameState API get a decision's answers as a list: at most this many.
 MAX_LISTED_ANSWERS = cython.declare(cython.int, 100000)
+ERROR_VALUE = cython.declare(cython.int, -2147483647)
 UNWIND_TURN = cython.declare(cython.int, 1)
 UNWIND_GAME = cython.declare(cython.int, 2)
 
@@ -141,7 +143,7 @@ class Kernel:
     grid_width: cython.int
     n_cells: cython.int
     land_count: cython.int[256]
-    pass_mask: cython.int[256]  # whether a pass handler may run on each space (set by the edition)
+    pass_mask: cython.int[256]  # whether a pass handler may run on each space (the edition's)
     moves = cython.declare(cython.int, visibility="readonly")
     rounds: cython.int
     # dice
@@ -203,7 +205,6 @@ class Kernel:
             self.alive = [0] * 16
             self.policy = [0] * 16
             self.land_count = [0] * 256
-            self.pass_mask = [1] * 256
             self.queue = [0] * 512
             self.card_holder = [0] * 512
             self.opts = [0] * 512
@@ -213,8 +214,6 @@ class Kernel:
             self.policy[i] = POLICY_DEFAULT
         for i in range(512):
             self.card_holder[i] = -1
-        for i in range(256):  # every pass event runs unless the edition knows better
-            self.pass_mask[i] = 1
         self.external = [None] * 16
         if policies is not None:
             self.set_policies(policies)
@@ -571,14 +570,8 @@ class Kernel:
         """Move p by steps along the track: pass events on the way (forward only), then land."""
         start: cython.int = self.track_of[self.position[p]]
         n: cython.int = self.track_length
-        i: cython.int
-        passed: cython.int
-        for i in range(1, steps):
-            passed = self.space_at_track[(start + i) % n]
-            if self.pass_mask[passed]:
-                self.event_pass(p, passed)
-                if self.unwinding:
-                    return 0
+        if self.pass_between(p, start, steps):
+            return 0
         return self.arrive(p, self.space_at_track[((start + steps) % n + n) % n])
 
     @cython.cfunc
@@ -587,16 +580,25 @@ class Kernel:
         """Advance p forward to space s, passing what lies between, then land."""
         n: cython.int = self.track_length
         steps: cython.int = ((self.track_of[s] - self.track_of[self.position[p]]) % n + n) % n
+        if self.pass_between(p, self.track_of[self.position[p]], steps):
+            return 0
+        return self.arrive(p, s)
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    def pass_between(self, p: cython.int, start: cython.int, steps: cython.int) -> cython.bint:
+        """The pass events of the spaces strictly between track positions start and
+        start + steps (where a handler may run); whether one ended the turn."""
+        n: cython.int = self.track_length
         i: cython.int
-        start: cython.int = self.track_of[self.position[p]]
         passed: cython.int
         for i in range(1, steps):
             passed = self.space_at_track[(start + i) % n]
             if self.pass_mask[passed]:
                 self.event_pass(p, passed)
                 if self.unwinding:
-                    return 0
-        return self.arrive(p, s)
+                    return True
+        return False
 
     @cython.cfunc
     @cython.exceptval(-1)

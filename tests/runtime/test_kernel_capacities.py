@@ -32,3 +32,11 @@ def test_interpreted_starting_lists_are_the_capacities():
     started = dict(re.findall(r"self\.(\w+) = \[-?\d+\] \* (\d+)", source))
     expected = {name: CAPACITY[what] for what, names in SIZE_OF.items() for name in names}
     assert started and all(int(size) == expected[name] for name, size in started.items())
+
+
+def test_the_rare_error_value_is_the_kernels_constant():
+    """Value-returning kernel methods signal an exception with ERROR_VALUE, written out."""
+    from boardrules.compiler.codegen import ERROR_VALUE
+
+    written = set(re.findall(r"exceptval\((-\d+), check=True\)", kernel_source()))
+    assert written == {"-1", str(ERROR_VALUE)}
