@@ -17,7 +17,7 @@ import dataclasses
 from .. import ir
 from ..diagnostics import Reporter
 from .effects import Effects
-from .walk import walk_expr, walk_stmts
+from .walk import CHILD_FIELDS, walk_expr, walk_stmts
 
 
 def _stable(e: ir.Expr, assigned: set[str]) -> bool:
@@ -67,8 +67,7 @@ class Eliminator:
         if isinstance(e, ir.CallProc | ir.KernelCall):
             return dataclasses.replace(e, args=tuple(self.expr(a, known) for a in e.args))
         changes = {name: self.expr(getattr(e, name), known)
-                   for name in ("left", "right", "operand", "test", "then", "otherwise")
-                   if isinstance(getattr(e, name, None), ir.Expr)}
+                   for name in CHILD_FIELDS if isinstance(getattr(e, name, None), ir.Expr)}
         return dataclasses.replace(e, **changes)
 
     def block(self, body: tuple[ir.Stmt, ...], known: frozenset[ir.Expr]

@@ -13,25 +13,22 @@ from .. import ir
 
 ExprFn = Callable[[ir.Expr], ir.Expr]
 
-# the fields of each node kind that hold expressions, statement blocks or a domain
-_EXPR_FIELDS = ("entity", "element", "holds", "left", "right", "operand", "test", "then",
-                "otherwise", "value", "target", "expr", "low", "high", "where")
+# the fields that hold an expression's sub-expressions, in evaluation order (calls hold
+# theirs in `args`), and those that hold a statement's own expressions
+CHILD_FIELDS = ("entity", "element", "holds", "left", "right", "operand", "test", "then",
+                "otherwise")
+STMT_FIELDS = ("value", "target", "expr", "test", "where")
 
 
 def child_exprs(e: ir.Expr) -> Iterator[ir.Expr]:
     """The direct sub-expressions of an expression, in evaluation order."""
-    match e:
-        case ir.CallProc() | ir.KernelCall():
-            yield from e.args
-        case ir.Conditional():
-            yield e.test
-            yield e.then
-            yield e.otherwise
-        case _:
-            for name in ("entity", "element", "holds", "left", "right", "operand"):
-                value = getattr(e, name, None)
-                if isinstance(value, ir.Expr):
-                    yield value
+    if isinstance(e, ir.CallProc | ir.KernelCall):
+        yield from e.args
+        return
+    for name in CHILD_FIELDS:
+        value = getattr(e, name, None)
+        if isinstance(value, ir.Expr):
+            yield value
 
 
 def walk_expr(e: ir.Expr | None) -> Iterator[ir.Expr]:
@@ -56,8 +53,7 @@ def map_expr(e: ir.Expr | None, fn: ExprFn) -> ir.Expr | None:
                 e = dataclasses.replace(e, args=args)
         case _:
             changes = {}
-            for name in ("entity", "element", "holds", "left", "right", "operand", "test",
-                         "then", "otherwise"):
+            for name in CHILD_FIELDS:
                 value = getattr(e, name, None)
                 if isinstance(value, ir.Expr):
                     mapped = map_expr(value, fn)
@@ -81,9 +77,7 @@ def rewrite_top_down(e: ir.Expr | None, fn: Callable[[ir.Expr], ir.Expr | None]
         case ir.CallProc() | ir.KernelCall():
             return dataclasses.replace(e, args=tuple(rewrite_top_down(a, fn) for a in e.args))
     changes = {name: rewrite_top_down(getattr(e, name), fn)
-               for name in ("entity", "element", "holds", "left", "right", "operand", "test",
-                            "then", "otherwise")
-               if isinstance(getattr(e, name, None), ir.Expr)}
+               for name in CHILD_FIELDS if isinstance(getattr(e, name, None), ir.Expr)}
     return dataclasses.replace(e, **changes) if changes else e
 
 
@@ -103,7 +97,7 @@ def domain_exprs(d: ir.Domain | None) -> tuple[ir.Expr, ...]:
 def map_stmt_exprs(s: ir.Stmt, fn: ExprFn) -> ir.Stmt:
     """A statement with `fn` mapped over its own expressions (not its nested blocks)."""
     changes = {}
-    for name in ("value", "target", "expr", "test", "where"):
+    for name in STMT_FIELDS:
         value = getattr(s, name, None)
         if isinstance(value, ir.Expr):
             mapped = map_expr(value, fn)
@@ -118,7 +112,7 @@ def map_stmt_exprs(s: ir.Stmt, fn: ExprFn) -> ir.Stmt:
 
 def stmt_exprs(s: ir.Stmt) -> Iterator[ir.Expr]:
     """The statement's own expressions (not those of nested blocks)."""
-    for name in ("value", "target", "expr", "test", "where"):
+    for name in STMT_FIELDS:
         value = getattr(s, name, None)
         if isinstance(value, ir.Expr):
             yield value
