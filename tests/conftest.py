@@ -38,6 +38,7 @@ def same_game(a, b, label: str = "") -> None:
                     f"{first_trace[line]!r} != {second_trace[line]!r}")
     assert a.payments() == b.payments(), label
     assert a.landings() == b.landings(), label
+    assert a.rests() == b.rests(), label
     assert a.counter_values() == b.counter_values(), label
     assert a.holders() == b.holders(), label
     assert [a.score(p) for p in range(a.n_players)] == [b.score(p) for p in range(b.n_players)]

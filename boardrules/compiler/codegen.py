@@ -228,7 +228,13 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
         "counter_indexes": {ix.name: ix for ix in program.counter_indexes},
         "indexed_counters": {ix.counter: ix for ix in program.counter_indexes},
         "describe": ir_text.aggregate,
+        "versioned": _versioned(program),
     }
+
+
+def _versioned(program: ir.Program) -> list[str]:
+    """The state arrays memoized aggregates read: each write of one bumps its version."""
+    return sorted({array for a in program.aggregates if a.memo for array in a.memo.reads})
 
 
 def generate(program: ir.Program, source_name: str, effects: Effects | None = None) -> str:
@@ -279,8 +285,10 @@ def generate_scenarios(program: ir.Program, source_name: str,
         "entity_count": _entity_count(program),
         "kernel_constants": _kernel_constants("UNWIND_"),
         **_optimized_code(program, effects),
-        # a step writes counters through the reflection API, which keeps the indexes
+        # a step writes counters through the reflection API, which keeps the indexes and
+        # the memo versions
         "indexed_counters": {},
+        "versioned": [],
     }
     return environment().get_template("scenarios.py.j2").render(context)
 

@@ -287,6 +287,23 @@ class Function:
 
 
 @dataclass(frozen=True)
+class Memo:
+    """Where a memoized aggregate keeps its values: slots base + the row-major position of
+    its arguments, each stamped with the versions of the state arrays it reads."""
+
+    reads: tuple[str, ...]  # counters (and card_holder) its value depends on
+    base: int  # its first slot in the game's memo table
+    dims: tuple[tuple[int, int], ...]  # per parameter: (offset added to the value, size)
+
+    @property
+    def slots(self) -> int:
+        count = 1
+        for _, size in self.dims:
+            count *= size
+        return count
+
+
+@dataclass(frozen=True)
 class Aggregate:
     """count/sum/any/all/max_of/min_of/best over a domain, lifted to a method."""
 
@@ -300,6 +317,7 @@ class Aggregate:
     type: Type
     span: Span | None = None
     hoisted: tuple[tuple[str, Expr], ...] = ()  # computed once before the loop
+    memo: Memo | None = None  # set by the memoize pass: values kept until what they read changes
 
 
 @dataclass(frozen=True)
@@ -439,3 +457,4 @@ class Program:
     scenario_aggregates: tuple[Aggregate, ...] = ()
     indexes: tuple[Index, ...] = ()
     counter_indexes: tuple[CounterIndex, ...] = ()
+    memo_slots: int = 0  # the size of the memo table of the memoized aggregates

@@ -70,13 +70,19 @@ class RuleError(Exception):
     """The rules did something impossible (an illegal choice, none used as a value)."""
 
 
-def splitmix64(x):
-    """The next (state, output) of splitmix64, used to seed the generators."""
-    x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-    z = x
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-    return x, z ^ (z >> 31)
+GOLDEN_GAMMA = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
+MIX_1 = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
+MIX_2 = cython.declare(cython.ulonglong, 0x94D049BB133111EB)
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def splitmix64(x: cython.ulonglong) -> cython.ulonglong:
+    """The output of splitmix64 for state x (the next state is x + GOLDEN_GAMMA)."""
+    z: cython.ulonglong = (x + GOLDEN_GAMMA) & MASK
+    z = ((z ^ (z >> 30)) * MIX_1) & MASK
+    z = ((z ^ (z >> 27)) * MIX_2) & MASK
+    return z ^ (z >> 31)
 
 
 @cython.cclass
@@ -87,10 +93,15 @@ class Rng:
     s1: cython.ulonglong
 
     def __init__(self, seed: cython.ulonglong = 0):
-        state, a = splitmix64(seed & 0xFFFFFFFFFFFFFFFF)
-        state, b = splitmix64(state)
-        self.s0 = a
-        self.s1 = b | 1
+        self.reseed(seed)
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def reseed(self, seed: cython.ulonglong) -> cython.int:
+        """Seed both words from splitmix64, in C (a game seeds two generators)."""
+        self.s0 = splitmix64(seed & MASK)
+        self.s1 = splitmix64((seed + GOLDEN_GAMMA) & MASK) | 1
+        return 0
 
     @cython.ccall
     @cython.exceptval(check=False)
@@ -143,6 +154,13 @@ class Kernel:
     grid_width: cython.int
     n_cells: cython.int
     land_count: cython.int[256]
+    # Resting spaces, as published landing tables count them: where the turn's player's
+    # token rests once a dice throw and all it caused are over (k_note_throw below).
+    rest_count: cython.int[256]
+    in_turn: cython.bint  # the turn's rules are running (dice rolled outside are no throws)
+    handling: cython.int  # land and pass events being handled (their dice are no throws)
+    throw_open: cython.bint  # a throw of this turn whose resting space is not counted yet
+    placed_since_throw: cython.bint  # the turn's player's token was placed since its dice
     pass_mask: cython.int[256]  # whether a pass handler may run on each space (the edition's)
     moves = cython.declare(cython.int, visibility="readonly")
     rounds: cython.int
@@ -160,6 +178,7 @@ class Kernel:
     queue: cython.int[512]
     card_deck: cython.int[512]
     card_holder: cython.int[512]
+    holder_version: cython.int  # bumped by every change of card_holder: memoized queries read it
     # decisions
     opts: cython.int[512]
     n_forced: cython.int
@@ -181,6 +200,13 @@ class Kernel:
 
     def __init__(self, n_players: cython.int, seed: cython.ulonglong = 0,
                  turn_cap: cython.int = 0, policies=None, trace: cython.bint = False):
+        self.k_setup(n_players, seed, turn_cap, policies, trace)
+
+    @cython.cfunc
+    @cython.exceptval(-1)
+    def k_setup(self, n_players: cython.int, seed: cython.ulonglong, turn_cap: cython.int,
+                policies, trace: cython.bint) -> cython.int:
+        """A new game's kernel state (a C call for the edition's Game, which makes many)."""
         if n_players < 1 or n_players > CAP_PLAYERS:
             raise ValueError(f"between 1 and {CAP_PLAYERS} players, not {n_players}")
         self.n_players = n_players
@@ -196,8 +222,10 @@ class Kernel:
         self.call_depth = 0
         self.ledgering = trace
         self.seed = seed & 0xFFFFFFFFFFFFFFFF
-        self.chance = Rng(self.seed)
-        self.policy_rng = Rng(self.seed ^ 0x5DEECE66D)
+        self.chance = Rng.__new__(Rng)
+        self.chance.reseed(self.seed)
+        self.policy_rng = Rng.__new__(Rng)
+        self.policy_rng.reseed(self.seed ^ 0x5DEECE66D)
         i: cython.int
         if not cython.compiled:  # a compiled game's C arrays start zeroed
             self.cash = [0] * 16
@@ -205,6 +233,7 @@ class Kernel:
             self.alive = [0] * 16
             self.policy = [0] * 16
             self.land_count = [0] * 256
+            self.rest_count = [0] * 256
             self.queue = [0] * 512
             self.card_holder = [0] * 512
             self.opts = [0] * 512
@@ -214,10 +243,15 @@ class Kernel:
             self.policy[i] = POLICY_DEFAULT
         for i in range(512):
             self.card_holder[i] = -1
+        self.holder_version = 1
         self.external = [None] * 16
         if policies is not None:
             self.set_policies(policies)
         self.moves = 0
+        self.in_turn = False
+        self.handling = 0
+        self.throw_open = False
+        self.placed_since_throw = False
         self.rounds = 0
         self.n_forced = 0
         self.forced = {}
@@ -230,6 +264,7 @@ class Kernel:
         self.trace_lines = []
         self.ledger = []
         self.pending = None
+        return 0
 
     def set_policies(self, policies) -> None:
         """A policy per seat: 'random', 'default', or callable(game, decision, player, options)."""
@@ -339,6 +374,9 @@ class Kernel:
         self.rounds = 0
         self.call_depth = 0
         self.turn += 1
+        self.in_turn = True
+        self.handling = 0
+        self.throw_open = False
         if self.tracing:
             self.trace_lines.append(f"turn {self.turn} p{p + 1} cash={self.cash[p]}")
         try:
@@ -346,6 +384,9 @@ class Kernel:
         except Unwind:
             pass
         self.settle_unwinding()
+        self.in_turn = False
+        if self.throw_open:  # the turn's last throw is over
+            self.k_rest()
         return 0
 
     @cython.cfunc
@@ -409,9 +450,36 @@ class Kernel:
                 raise RuleError(f"scripted roll {value} is not a face of die {die}")
         else:
             value = self.die_faces[die * CAP_FACES + self.chance.below(self.die_size[die])]
+        if self.in_turn and self.handling == 0:
+            self.k_note_throw()
         if self.tracing:
             self.trace_lines.append(f"  roll {DIE_NAMES[die]}={value}")
         return value
+
+    # ---- resting spaces ----------------------------------------------------------
+    # A throw is the dice the turn's own rules roll (not a land or pass handler's, such as
+    # a utility's or a card's dice) until the turn's player's token is next placed. It is
+    # over when the next throw begins or the turn ends: the space the token then rests on
+    # counts once (a card's move and a trip to Jail included; a throw that moves nothing,
+    # such as a failed throw in jail, rests where the token stands).
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def k_note_throw(self) -> cython.int:
+        """A die of the turn's rules: after a placement it begins a new throw."""
+        if self.throw_open and self.placed_since_throw:
+            self.k_rest()
+        self.throw_open = True
+        self.placed_since_throw = False
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def k_rest(self) -> cython.int:
+        """The open throw is over: count where the turn's player (if still in) rests."""
+        self.throw_open = False
+        if self.alive[self.current]:
+            self.rest_count[self.position[self.current]] += 1
+        return 0
 
     @cython.cfunc
     @cython.exceptval(check=False)
@@ -476,6 +544,7 @@ class Kernel:
         card: cython.int = self.k_draw(d)
         if card >= 0:
             self.card_holder[card] = -1
+            self.holder_version += 1
         return card
 
     @cython.cfunc
@@ -491,6 +560,7 @@ class Kernel:
         self.queue[self.deck_first[d] + slot] = card
         self.deck_count[d] += 1
         self.card_holder[card] = -1
+        self.holder_version += 1
         return 0
 
     @cython.cfunc
@@ -518,6 +588,7 @@ class Kernel:
             for i, other in enumerate(rest):
                 self.queue[self.deck_first[d] + i] = other
         self.card_holder[card] = p
+        self.holder_version += 1
         return 0
 
     def in_deck(self, card: int) -> bool:
@@ -595,7 +666,9 @@ class Kernel:
         for i in range(1, steps):
             passed = self.space_at_track[(start + i) % n]
             if self.pass_mask[passed]:
+                self.handling += 1
                 self.event_pass(p, passed)
+                self.handling -= 1
                 if self.unwinding:
                     return True
         return False
@@ -604,7 +677,9 @@ class Kernel:
     @cython.exceptval(-1)
     def arrive(self, p: cython.int, s: cython.int) -> cython.int:
         self.k_place(p, s)
+        self.handling += 1
         self.event_land(p, s)
+        self.handling -= 1
         return 0
 
     @cython.cfunc
@@ -614,6 +689,8 @@ class Kernel:
         self.position[p] = s
         self.land_count[s] += 1
         self.moves += 1
+        if p == self.current:
+            self.placed_since_throw = True
         if self.tracing:
             self.trace_lines.append(f"  p{p + 1} at {SPACE_IDS[s]}")
         return 0
@@ -818,6 +895,11 @@ class Kernel:
         other.policy = list(self.policy)
         other.external = list(self.external)
         other.land_count = list(self.land_count)
+        other.rest_count = list(self.rest_count)
+        other.in_turn = self.in_turn
+        other.handling = self.handling
+        other.throw_open = self.throw_open
+        other.placed_since_throw = self.placed_since_throw
         other.moves = self.moves
         other.deck_head = list(self.deck_head)
         other.deck_count = list(self.deck_count)
@@ -839,6 +921,10 @@ class Kernel:
 
     def landings(self) -> list:
         return [self.land_count[s] for s in range(self.n_spaces)]
+
+    def rests(self) -> list:
+        """Per space, how many throws left the turn's token resting there (k_rest)."""
+        return [self.rest_count[s] for s in range(self.n_spaces)]
 
     def fired(self, n_rules: int) -> list:
         return [self.rule_fired[r] for r in range(n_rules)]

@@ -333,3 +333,90 @@ def test_the_pass_mask_keeps_only_spaces_where_a_handler_may_run(editions, guard
         f"rule salary {{ on pass(p: player, s: space) {guard} {{ pay(bank, p, 1) }} }}\n"),
         until="lazy-decisions").program
     assert pass_mask(program, analyse(program)) == mask
+
+
+# ---- split-unwinding-calls ---------------------------------------------------------------------
+
+
+def test_a_call_that_may_end_the_turn_leaves_the_test_that_reads_it(editions):
+    """`if not stuck(p)` becomes `let call_result_1 = stuck(p)` then `if not call_result_1`:
+    the turn ends through the unwinding flag, not an exception from inside the test."""
+    from boardrules.compiler.codegen import generate
+
+    body = DATA + (
+        "proc stuck(p: player) -> bool {\n  if p.cash < 5 { end turn }\n  return false\n}\n"
+        "rule r { on turn(p: player) {\n  if not stuck(p) { pay(bank, p, 1) }\n} }\n")
+    before = function(editions.compile(body, until="lazy-decisions").program, "rule_r_0")
+    after = function(editions.compile(body, until="split-unwinding-calls").program, "rule_r_0")
+    assert isinstance(before.body[0], ir.If)
+    declare, test = after.body
+    assert isinstance(declare, ir.Declare) and isinstance(declare.value, ir.CallProc)
+    assert ir_text.expr(test.test) == f"(not {declare.name})"
+    assert (declare.name, ir.BOOL) in after.locals
+    code = generate(editions.compile(body, until="codegen").program, "ed.rules")
+    assert "self.proc_stuck(v_p)\n" in code and "k_unwound(self.proc_stuck" not in code
+
+
+def test_a_later_operand_that_may_end_the_turn_stays_in_place(editions):
+    """Only what the statement evaluates first moves: `a and f()` must not call f early."""
+    body = DATA + (
+        "proc stuck(p: player) -> bool {\n  if p.cash < 5 { end turn }\n  return false\n}\n"
+        "rule r { on turn(p: player) {\n  if p.cash > 3 and stuck(p) { pay(bank, p, 1) }\n} }\n")
+    after = function(editions.compile(body, until="split-unwinding-calls").program, "rule_r_0")
+    assert len(after.body) == 1 and isinstance(after.body[0], ir.If)
+
+
+# ---- memoize-aggregates ------------------------------------------------------------------------
+
+
+MEMO_RULES = DATA + (
+    "proc owned(p: player) -> int { return count(s in spaces where s.owner == p) }\n"
+    "proc levels(p: player) -> int { return sum(s.level for s in spaces where s.owner == p) }\n"
+    "proc rich(p: player) -> int { return count(s in spaces where s.price < p.cash) }\n"
+    "proc seats() -> int { return count(q in players) }\n"
+    "proc claim(p: player, s: space) { s.owner = p }\n"
+    "proc raise_level(s: space) { s.level += 1 }\n"
+    "rule r { on turn(p: player) {\n"
+    "  claim(p, s1)\n  raise_level(s1)\n"
+    "  move(p, owned(p) + levels(p) + rich(p) + seats())\n} }\n")
+
+
+def test_aggregates_that_read_only_counters_are_memoized(editions):
+    program = editions.compile(MEMO_RULES, until="memoize-aggregates").program
+    memos = [a.memo for a in program.aggregates]
+    assert sorted(memo.reads for memo in memos if memo) == [
+        ("space_level", "space_owner"), ("space_owner",)]
+    # reading cash (kernel state written every turn) or who is alive: never memoized
+    assert sum(memo is None for memo in memos) == 2
+    assert program.memo_slots == sum(memo.slots for memo in memos if memo)
+
+
+def test_a_memoized_value_follows_every_write(editions):
+    """Writes by the rules, by the reflection API and in a copy: never a stale value."""
+    from boardrules.compiler.codegen import generate
+    from boardrules.compiler.pipeline import compile_rules
+
+    compilation = compile_rules(editions.write(MEMO_RULES))
+    namespace: dict = {"__name__": "generated_under_test"}
+    exec(compile(generate(compilation.program, "ed.rules"), "<generated>", "exec"), namespace)
+    game = namespace["Game"](2, seed=1)
+    memoized = {a.memo.reads: a.name for a in compilation.program.aggregates if a.memo}
+    owned, levels = memoized[("space_owner",)], memoized[("space_level", "space_owner")]
+
+    def expected(p: int) -> tuple[int, int]:
+        owners = [game.state_get("c_space_owner", s) for s in range(3)]
+        return owners.count(p), sum(game.state_get("c_space_level", s)
+                                    for s in range(3) if owners[s] == p)
+
+    for step, (seat, space) in enumerate(((0, 2), (1, 0), (0, 0), (0, 1), (1, 2))):
+        for p in (0, 1):
+            assert (game.invoke(owned, (p,)), game.invoke(levels, (p,))) == expected(p)
+        game.invoke("proc_claim", (seat, space))
+        if step % 2:
+            game.invoke("proc_raise_level", (space,))
+    game.state_set("c_space_owner", 1, -1)
+    game.state_set("c_space_level", 2, 7)
+    copy = game.copy()
+    for p in (0, 1):
+        assert (game.invoke(owned, (p,)), game.invoke(levels, (p,))) == expected(p)
+        assert copy.invoke(owned, (p,)) == expected(p)[0]

@@ -10,7 +10,7 @@ from boardrules.compiler.codegen import CAPACITY, kernel_source
 
 SIZE_OF = {
     "players": ("cash", "position", "alive", "policy"),
-    "spaces": ("track_of", "space_at_track", "land_count", "pass_mask"),
+    "spaces": ("track_of", "space_at_track", "land_count", "rest_count", "pass_mask"),
     "dice": ("die_size",),
     "decks": ("deck_first", "deck_size", "deck_head", "deck_count"),
     "cards": ("queue", "card_deck", "card_holder"),

@@ -20,7 +20,9 @@ from .fold import fold_constants
 from .hoist import hoist_invariants
 from .index import index_filters
 from .inline import inline_procedures, lift_early_exits, returns_as_expressions
+from .memo import memoize_aggregates
 from .some import eliminate_some
+from .unwinding import split_unwinding_calls
 
 Optimization = Callable[[ir.Program, Effects, Reporter], ir.Program]
 
@@ -36,6 +38,8 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("order-conjuncts", order_conjuncts),
     ("index-filters", index_filters),
     ("lazy-decisions", lazy_decisions),
+    ("memoize-aggregates", memoize_aggregates),
+    ("split-unwinding-calls", split_unwinding_calls),
 ]
 
 __all__ = ["OPTIMIZATIONS", "Effects", "Optimization", "analyse"]

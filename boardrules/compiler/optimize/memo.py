@@ -1,0 +1,147 @@
+"""Memoize aggregates whose value changes only when a few counters change.
+
+`owns_group(p, g)`, `completes_group(p, s)` or `jail_card_of(p)` are asked many
+times a turn, by the default strategy's decisions, and read counters that change
+rarely (who owns a space, who holds a card). Such an aggregate keeps its value
+per argument tuple, stamped with the *versions* of the counters it reads: every
+write of such a counter bumps its version, so a kept value is used only while
+nothing it depends on has changed, and the game plays exactly as without it.
+
+An aggregate qualifies when it is pure and safe, reads (directly or through what
+it calls) only counters, declared data and the card holders (not cash, positions,
+who is alive, the turn or the dice), reads at least one counter, and its
+parameters are entities, enums or truth values (a bounded table of slots).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .. import ir
+from ..diagnostics import Reporter
+from .effects import Effects
+from .walk import body_exprs, domain_exprs, walk_expr, walk_stmts
+
+HOLDERS = "card_holder"  # the kernel array of who holds each card, versioned by the kernel
+MAX_SLOTS = 4096  # per aggregate: a bigger argument space is not worth its memory
+# state the rules read that the kernel writes itself (every turn): never memoized on
+VOLATILE_KERNEL_ARRAYS = frozenset({"player_cash", "player_position", "player_alive"})
+CONSTANT_KERNEL_CALLS = frozenset({"min", "max", "abs", "k_distance", "k_space_at",
+                                   "k_adjacent", "k_cell_at"})
+CONSTANT_DERIVED = frozenset({"player_seat", "space_track", "space_name", "card_text",
+                              "card_deck", "group_name"})
+VOLATILE_BUILTINS = frozenset({"current", "turn", "game_over", "winner"})
+
+
+class _Volatile(Exception):
+    """The code reads something that changes without a versioned write."""
+
+
+def _node_reads(n: ir.Expr) -> set[str]:
+    match n:
+        case ir.State():
+            if n.array in VOLATILE_KERNEL_ARRAYS:
+                raise _Volatile
+            return {n.array}
+        case ir.Derived():
+            if n.what == HOLDERS:
+                return {HOLDERS}
+            if n.what not in CONSTANT_DERIVED:
+                raise _Volatile
+        case ir.KernelCall():
+            if n.function == "k_holds":
+                return {HOLDERS}
+            if n.function not in CONSTANT_KERNEL_CALLS:
+                raise _Volatile
+        case ir.Builtin() if n.name in VOLATILE_BUILTINS:
+            raise _Volatile
+    return set()
+
+
+class _ReadSets:
+    """The state arrays each function and aggregate reads, through what it calls."""
+
+    def __init__(self, program: ir.Program) -> None:
+        self.functions = {f.name: f for f in program.functions}
+        self.aggregates = {a.name: a for a in program.aggregates}
+        self.counter_of_index = {cx.name: cx.counter for cx in program.counter_indexes}
+        self.known: dict[str, frozenset[str] | None] = {}
+
+    def of(self, name: str) -> frozenset[str] | None:
+        """What `name` reads, or None when it reads something volatile (or recurses)."""
+        if name not in self.known:
+            self.known[name] = None  # a call back into itself while computing: give up
+            try:
+                self.known[name] = frozenset(self._compute(name))
+            except _Volatile:
+                pass
+        return self.known[name]
+
+    def _compute(self, name: str) -> set[str]:
+        if name in self.aggregates:
+            a = self.aggregates[name]
+            exprs = [*domain_exprs(a.domain), a.where, a.value, *(e for _, e in a.hoisted)]
+            reads = self._domain(a.domain)
+            nodes = [n for e in exprs for n in walk_expr(e)]
+        elif name in self.functions:
+            f = self.functions[name]
+            reads = set()
+            for s in walk_stmts(f.body):
+                if isinstance(s, ir.Loop):
+                    reads |= self._domain(s.domain)
+            nodes = list(body_exprs(f.body))
+        else:
+            raise _Volatile  # a decision, a deck, an event: not a query
+        for n in nodes:
+            reads |= _node_reads(n)
+            if isinstance(n, ir.CallProc):
+                callee = self.of(n.function)
+                if callee is None:
+                    raise _Volatile
+                reads |= callee
+        return reads
+
+    def _domain(self, d: ir.Domain) -> set[str]:
+        if d.kind == "players":  # the loop skips retired players
+            raise _Volatile
+        return {self.counter_of_index[d.index]} if d.index in self.counter_of_index else set()
+
+
+def _dimension(t: ir.Type, program: ir.Program) -> tuple[int, int] | None:
+    """(offset, size) of a parameter's slots: none is -1, so an optional one is shifted."""
+    sizes = {"player": program.max_players, "space": len(program.space_ids),
+             "group": len(program.group_ids), "card": len(program.card_ids),
+             "cell": program.cell_count, "bool": 2,
+             **{name: len(members) for name, members in program.enums.items()}}
+    if t.name not in sizes:
+        return None
+    return (1, sizes[t.name] + 1) if t.optional else (0, sizes[t.name])
+
+
+def _queries(program: ir.Program) -> set[str]:
+    """The aggregates that procedures, rules or other aggregates call. One only a decision
+    calls is left alone: the answer is acted on at once, so the same question rarely
+    comes again before what it read has changed."""
+    exprs = [n for f in program.functions for n in body_exprs(f.body)]
+    exprs += [n for a in program.aggregates
+              for e in (*domain_exprs(a.domain), a.where, a.value) for n in walk_expr(e)]
+    return {n.function for n in exprs if isinstance(n, ir.CallProc)}
+
+
+def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
+    """Give each qualifying aggregate a memo: its slots and the counters it reads."""
+    reads = _ReadSets(program)
+    queries = _queries(program)
+    base = 0
+    aggregates = []
+    for a in program.aggregates:
+        depends = reads.of(a.name) if a.name in queries else None
+        dims = [_dimension(t, program) for _, t in a.params]
+        if (depends and a.name not in fx.impure and a.name not in fx.unsafe
+                and None not in dims):
+            memo = ir.Memo(tuple(sorted(depends)), base, tuple(dims))
+            if memo.slots <= MAX_SLOTS:
+                a = dataclasses.replace(a, memo=memo)
+                base += memo.slots
+        aggregates.append(a)
+    return dataclasses.replace(program, aggregates=tuple(aggregates), memo_slots=base)
