@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 from .compiler.build import BuildError, build_extension, write_source
@@ -97,13 +98,15 @@ def build_parser() -> argparse.ArgumentParser:
                               help="which rulebook sentences are implemented and tested")
     cov.add_argument("edition", help="an edition name under rulesets/ or a .rules file")
     cov.add_argument("--json", metavar="FILE", help="write the report as JSON")
-    cov.add_argument("--html", metavar="FILE", help="write the rulebook coloured by status")
+    cov.add_argument("--html", metavar="FILE",
+                     help="write the coverage page: one self-contained HTML file")
     cov.add_argument("--games", type=_positive,
                      help="also simulate N games and list the rules that never fired")
     cov.add_argument("--seed", type=_seed, default=0)
     cov.add_argument("--players", type=_positive, help="for --games (default: the most)")
     cov.add_argument("--fail-under", type=float, metavar="PCT",
                      help="exit 1 when fewer sentences are tested or waived")
+    _add_analysis_commands(commands)
     return parser
 
 
@@ -227,7 +230,8 @@ def cmd_test(args) -> int:
 
 
 def cmd_coverage(args) -> int:
-    from .harness.coverage import coverage, format_table, render_html
+    from .harness.coverage import coverage, format_table
+    from .harness.coverage_html import render_html
     from .harness.scenarios import run_edition
 
     compilation, outcomes = run_edition(args.edition)
@@ -244,7 +248,7 @@ def cmd_coverage(args) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(report.to_json(), indent=2) + "\n")
     if args.html:
-        Path(args.html).write_text(render_html(report))
+        Path(args.html).write_text(render_html(report), encoding="utf-8")
     if args.fail_under is not None and report.percent_done() < args.fail_under:
         print(f"boardrules: error: {report.percent_done():.1f}% of sentences tested or waived, "
               f"under {args.fail_under}%", file=sys.stderr)
@@ -262,9 +266,141 @@ def cmd_cache(args) -> int:
     return 0
 
 
+# ---- report and compare: pictures and differences ------------------------------------------
+def _add_run_options(command: argparse.ArgumentParser, option_help: str) -> None:
+    """The options of a simulated run that report and compare share."""
+    command.add_argument("--games", type=_positive, default=1000,
+                         help="games per run (default: 1000)")
+    command.add_argument("--players", type=_positive, default=4, help="players (default: 4)")
+    command.add_argument("--seed", type=_seed, default=0, help="the run's seed (default: 0)")
+    command.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                         help=option_help)
+    command.add_argument("--backend", choices=BACKENDS, default="compiled",
+                         help="default: compiled")
+    command.add_argument("--workers", type=_positive,
+                         help="worker processes (default: one per CPU)")
+    command.add_argument("--turn-limit", type=_positive,
+                         help="override the edition's turn cap (default: the edition's)")
+    command.add_argument("--policy", choices=("default", "random"), default="default",
+                         help="the built-in policy every seat plays (default: default)")
+
+
+def _add_analysis_commands(commands) -> None:
+    report = commands.add_parser(
+        "report", help="simulate and write an HTML page with figures (and each variant's)")
+    report.add_argument("edition", help="an edition name under rulesets/ or a .rules file")
+    report.add_argument("--out", required=True, metavar="DIR",
+                        help="the folder to write index.html, summary.json and the figures "
+                        "into (created if missing; required, no default)")
+    _add_run_options(report, "fix one of the edition's options for every run; the options "
+                     "not fixed each add a variant run (default: none fixed)")
+    report.add_argument("--samples", type=_positive, default=3,
+                        help="sample games drawn in the cash-over-time figure (default: 3)")
+    compare = commands.add_parser(
+        "compare", help="simulate two variants (or two editions) and test their differences")
+    compare.add_argument("edition", help="an edition name under rulesets/ or a .rules file")
+    compare.add_argument("edition_b", nargs="?", metavar="EDITION_B",
+                         help="a second edition to compare with the first (default: none: "
+                         "compare two variants of the first)")
+    _add_run_options(compare, "one side's options, NAME=VALUE[,NAME=VALUE...] ('' for the "
+                     "edition's defaults): give it twice, A then B (with two editions: "
+                     "twice or not at all; default: none)")
+    compare.add_argument("--json", metavar="FILE",
+                         help="also write the comparison as JSON (default: none)")
+
+
+def _check_output(path: Path, folder: bool = False) -> None:
+    """Refuse an output path that cannot be written, before any game is played: a folder
+    is created (parents too) and a file tried in it; a file's folder must exist."""
+    try:
+        if folder:
+            path.mkdir(parents=True, exist_ok=True)
+        elif path.is_dir():
+            raise UsageError(f"cannot write to {path}: it is a folder")
+        with tempfile.TemporaryFile(dir=path if folder else path.parent):
+            pass
+        if not folder and path.exists():
+            path.open("a").close()
+    except OSError as exc:
+        raise UsageError(f"cannot write to {path}: {exc.strerror or exc}") from None
+
+
+def _checked_module(edition: str, backend: str, players: int, options: list[str]):
+    """The edition's module, with the players and the options checked (exit 2)."""
+    from .harness.simulate import parse_options
+    from .runtime.loader import load_module
+
+    try:
+        resolve_edition(edition)
+    except EditionNotFound as exc:
+        raise UsageError(str(exc)) from None
+    module = load_module(edition, backend)
+    if not module.MIN_PLAYERS <= players <= module.MAX_PLAYERS:
+        raise UsageError(f"{module.EDITION} is for {module.MIN_PLAYERS} to "
+                         f"{module.MAX_PLAYERS} players, not {players}")
+    try:
+        parse_options(module, options)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return module
+
+
+def cmd_report(args) -> int:
+    from .harness.report import run_report
+
+    out = Path(args.out)
+    _check_output(out, folder=True)
+    _checked_module(args.edition, args.backend, args.players, args.option)
+    policies = None if args.policy == "default" else [args.policy] * args.players
+    runs = run_report(args.edition, args.games, args.players, args.seed, out,
+                      options=args.option, backend=args.backend, workers=args.workers,
+                      turn_cap=args.turn_limit, policies=policies, samples=args.samples,
+                      progress=ProgressBar)
+    for run in runs:
+        turns = run.data["turns"]
+        print(f"{run.variant.label}: {run.data['games']} games, mean {turns['mean']:.1f} "
+              f"turns, median {turns['p50']:.0f}")
+    print(f"wrote {out / 'index.html'}")
+    return 0
+
+
+def cmd_compare(args) -> int:
+    from .harness.compare import (
+        B_SEED_OFFSET,
+        compare,
+        comparison_json,
+        format_comparison,
+        side_label,
+        sides_to_compare,
+    )
+
+    try:
+        sides = sides_to_compare(args.edition, args.edition_b, args.option)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if args.json:
+        _check_output(Path(args.json))
+    for edition, options in sides:
+        _checked_module(edition, args.backend, args.players, options)
+    policies = None if args.policy == "default" else [args.policy] * args.players
+    a, b = (simulate(edition, args.games, args.players, args.seed + offset, args.backend,
+                     workers=args.workers, turn_cap=args.turn_limit, policies=policies,
+                     options=options, progress=ProgressBar())
+            for (edition, options), offset in zip(sides, (0, B_SEED_OFFSET), strict=True))
+    rows = compare(a, b)
+    labels = (side_label(a, sides[0][1]), side_label(b, sides[1][1]))
+    print(format_comparison(a, b, rows, labels))
+    if args.json:
+        Path(args.json).write_text(json.dumps(comparison_json(a, b, rows, labels), indent=2)
+                                   + "\n")
+        print(f"\nwrote {args.json}")
+    return 0
+
+
 COMMANDS = {"check": cmd_check, "compile": cmd_compile, "cache": cmd_cache,
             "simulate": cmd_simulate,
-            "test": cmd_test, "coverage": cmd_coverage}
+            "test": cmd_test, "coverage": cmd_coverage,
+            "report": cmd_report, "compare": cmd_compare}
 
 if __name__ == "__main__":
     sys.exit(main())

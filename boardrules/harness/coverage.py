@@ -10,22 +10,48 @@ cover every one of its characters in the folded rulebook text. Its status:
 - uncovered: nothing quotes or waives it
 
 A unit is a rule, or another definition that quotes the rulebook (a param, a
-space, a card...): scenarios name the unit they test.
+space, a card...): scenarios name the unit they test. This module computes the
+report and prints its table; `coverage_html` renders it as a page.
 """
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
 from typing import Any
 
+from .. import __version__
+from ..compiler.build import content_key
+from ..compiler.diagnostics import Span
 from ..compiler.pipeline import Compilation
 from ..compiler.quotes import quoted_units
 from ..compiler.rulebook import fold
 from .scenarios import Outcome
 from .sentences import Sentence, rulebook_sentences
+from .units import Site, Unit, site, units
 
 STATUSES = ("tested", "untested", "partial", "waived", "uncovered")
+# what each status means, as the table's legend and the page's say it
+MEANINGS = {
+    "tested": "the quotes of rules that have a passing scenario cover all of it",
+    "untested": "quotes cover it, but not those of tested rules alone",
+    "partial": "only part of it is quoted",
+    "waived": "a waiver covers it: it is not a rule of play (the reason is given)",
+    "uncovered": "nothing quotes or waives it",
+}
+Spans = list[tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class ScenarioResult:
+    """One scenario of a unit: passed only if it passed on every backend it ran on."""
+
+    unit: str
+    title: str
+    passed: bool
+    where: Site | None = None
+    failed_on: tuple[str, ...] = ()
 
 
 @dataclass
@@ -34,13 +60,18 @@ class SentenceCoverage:
     status: str
     rules: list[str] = field(default_factory=list)
     reason: str = ""
-    scenarios: list[tuple[str, str, bool]] = field(default_factory=list)  # (unit, title, pass)
+    scenarios: list[ScenarioResult] = field(default_factory=list)
+    quotes: list[tuple[str, Site]] = field(default_factory=list)  # (unit, where it quotes)
+    waivers: list[Site] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"section": self.sentence.section, "text": self.sentence.text,
                 "status": self.status, "rules": self.rules, "reason": self.reason,
-                "scenarios": [{"rule": u, "scenario": t, "passed": ok}
-                              for u, t, ok in self.scenarios]}
+                "scenarios": [{"rule": s.unit, "scenario": s.title, "passed": s.passed}
+                              | ({"file": s.where.path, "line": s.where.line} if s.where else {})
+                              for s in self.scenarios],
+                "quotes": [{"rule": unit, "file": where.path, "line": where.line}
+                           for unit, where in self.quotes]}
 
 
 @dataclass
@@ -51,6 +82,11 @@ class Report:
     never_fired: list[str] | None = None
     without_handlers: list[str] | None = None
     games: int = 0
+    title: str = ""
+    rules_hash: str = ""
+    version: str = __version__
+    created: datetime = field(default_factory=lambda: datetime.now().astimezone())
+    units: dict[str, Unit] = field(default_factory=dict)
 
     def totals(self) -> dict[str, int]:
         totals = {"sentences": len(self.sentences)} | {s: 0 for s in STATUSES}
@@ -68,13 +104,15 @@ class Report:
         return list(order.items())
 
     def percent_done(self) -> float:
-        totals = self.totals()
-        done = totals["tested"] + totals["waived"]
-        return 100.0 * done / totals["sentences"] if totals["sentences"] else 100.0
+        return percent(self.totals())
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "edition": self.edition,
+            "title": self.title,
+            "rules_hash": self.rules_hash,
+            "boardrules_version": self.version,
+            "created": self.created.isoformat(timespec="seconds"),
             "totals": self.totals(),
             "percent_tested_or_waived": self.percent_done(),
             "sentences": [entry.to_json() for entry in self.sentences],
@@ -85,7 +123,13 @@ class Report:
         return data
 
 
-def _intervals(folded: str, text: str) -> list[tuple[int, int]]:
+def percent(counts: dict[str, int]) -> float:
+    """The share of sentences tested or waived, in percent (100 for none)."""
+    done = counts["tested"] + counts["waived"]
+    return 100.0 * done / counts["sentences"] if counts["sentences"] else 100.0
+
+
+def _intervals(folded: str, text: str) -> Spans:
     needle = fold(text)
     spans = []
     start = folded.find(needle) if needle else -1
@@ -95,7 +139,7 @@ def _intervals(folded: str, text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _covered(sentence: Sentence, folded: str, spans: list[tuple[int, int]]) -> str:
+def _covered(sentence: Sentence, folded: str, spans: Spans) -> str:
     """'all', 'some' or 'none' of the sentence's non-space characters."""
     marks = [False] * (sentence.end - sentence.start)
     for start, end in spans:
@@ -108,48 +152,68 @@ def _covered(sentence: Sentence, folded: str, spans: list[tuple[int, int]]) -> s
 
 
 def coverage(compilation: Compilation, outcomes: list[Outcome]) -> Report:
-    rulebook = compilation.rulebook
+    rulebook, symbols, program = compilation.rulebook, compilation.symbols, compilation.program
     assert rulebook is not None, "coverage needs the edition's rulebook"
+    assert symbols is not None and program is not None and compilation.sources is not None
+    texts = compilation.sources.texts
+    root = compilation.path.resolve().parent.parent  # paths as rulesets/ shows them
     folded = rulebook.folded
     headings, sentences = rulebook_sentences(rulebook.text)
-    unit_spans: dict[str, list[tuple[int, int]]] = {}
-    for unit, quotes in quoted_units(compilation.symbols).items():
-        for quote in quotes:
-            unit_spans.setdefault(unit, []).extend(_intervals(folded, quote.text))
-    waivers = [(w.reason, _intervals(folded, w.text)) for w in compilation.symbols.waivers]
-    results: dict[str, list[tuple[str, bool]]] = {}
-    for outcome in outcomes:
-        results.setdefault(outcome.case.target, []).append((outcome.case.title, outcome.passed))
+    quoted = quoted_units(symbols)
+    unit_quotes = {unit: [(site(q.span, texts, root), _intervals(folded, q.text)) for q in quotes]
+                   for unit, quotes in quoted.items()}
+    unit_spans = {unit: [span for _, spans in found for span in spans]
+                  for unit, found in unit_quotes.items()}
+    waivers = [(w.reason, site(w.span, texts, root), _intervals(folded, w.text))
+               for w in symbols.waivers]
+    waived = [span for _, _, spans in waivers for span in spans]
+    results = _results(compilation, outcomes, root)
     entries = []
     for sentence in sentences:
-        units = [u for u, spans in unit_spans.items()
+        names = [u for u, spans in unit_spans.items()
                  if _covered(sentence, folded, spans) != "none"]
-        quoted = [span for u in units for span in unit_spans[u]]
-        reasons = [r for r, spans in waivers if _covered(sentence, folded, spans) != "none"]
-        waived = [span for _, spans in waivers for span in spans]
-        scenario_list = [(u, t, ok) for u in units for t, ok in _merged(results.get(u, []))]
-        if units and _covered(sentence, folded, quoted + waived) == "all":
-            tested_spans = [span for u in units if any(ok for _, ok in _merged(results.get(u, [])))
+        quotes = [(u, where) for u in names for where, spans in unit_quotes[u]
+                  if _covered(sentence, folded, spans) != "none"]
+        applying = [(r, where) for r, where, spans in waivers
+                    if _covered(sentence, folded, spans) != "none"]
+        scenarios = [r for u in names for r in results.get(u, [])]
+        if names and _covered(sentence, folded,
+                              [s for u in names for s in unit_spans[u]] + waived) == "all":
+            tested_spans = [span for u in names if any(r.passed for r in results.get(u, []))
                             for span in unit_spans[u]]
             tested = _covered(sentence, folded, tested_spans + waived) == "all"
             status = "tested" if tested else "untested"
-        elif units:
+        elif names:
             status = "partial"
-        elif reasons and _covered(sentence, folded, waived) == "all":
+        elif applying and _covered(sentence, folded, waived) == "all":
             status = "waived"
         else:
             status = "uncovered"
-        entries.append(SentenceCoverage(sentence, status, units, "; ".join(reasons),
-                                        scenario_list))
-    return Report(compilation.edition, entries, headings)
+        entries.append(SentenceCoverage(sentence, status, names,
+                                        "; ".join(r for r, _ in applying), scenarios, quotes,
+                                        [where for _, where in applying]))
+    return Report(compilation.edition, entries, headings, title=program.title,
+                  rules_hash=content_key(compilation),
+                  without_handlers=[r for r in program.rules if r not in program.handled_rules],
+                  units=units(symbols, texts, list(quoted), root))
 
 
-def _merged(results: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
-    """One result per scenario: it passes only if it passed on every backend."""
-    merged: dict[str, bool] = {}
-    for title, ok in results:
-        merged[title] = merged.get(title, True) and ok
-    return list(merged.items())
+def _results(compilation: Compilation, outcomes: list[Outcome], root: Path
+             ) -> dict[str, list[ScenarioResult]]:
+    """Each unit's scenarios, one result per scenario over the backends it ran on."""
+    assert compilation.program is not None
+    failed: dict[tuple[str, int], list[str]] = {}
+    for outcome in outcomes:
+        failures = failed.setdefault((outcome.case.target, outcome.case.index), [])
+        if not outcome.passed:
+            failures.append(outcome.backend)
+    results: dict[str, list[ScenarioResult]] = {}
+    for (unit, index), failures in failed.items():
+        scenario = compilation.program.scenarios[index]
+        where = site(Span(scenario.path, scenario.line, 1, scenario.line, 1), {}, root)
+        results.setdefault(unit, []).append(
+            ScenarioResult(unit, scenario.title, not failures, where, tuple(failures)))
+    return results
 
 
 # ---- output ------------------------------------------------------------------------------
@@ -174,64 +238,3 @@ def format_table(report: Report) -> str:
             lines.append("rules without handlers (they quote what procedures or the kernel "
                          "do, so they cannot fire): " + ", ".join(report.without_handlers))
     return "\n".join(lines)
-
-
-_CSS = """
-body { font-family: Georgia, serif; max-width: 52em; margin: 2em auto; line-height: 1.5; }
-h1 { font-size: 1.5em; } h2 { font-size: 1.15em; margin-top: 1.6em; }
-.sentence { padding: 0 .1em; border-radius: 3px; cursor: help; }
-.tested { background: #c8f0c8; } .untested { background: #fff0a8; }
-.partial { background: #ffd8a8; } .waived { background: #e0e0e0; color: #555; }
-.uncovered { background: #ffc8c8; }
-.legend span { margin-right: 1em; padding: .1em .4em; }
-table { border-collapse: collapse; } td, th { padding: .1em .6em; text-align: right; }
-details { font-size: .8em; margin: .1em 0 .6em 1em; color: #333; }
-"""
-
-
-def render_html(report: Report) -> str:
-    """One self-contained page: the rulebook, each sentence coloured by its status."""
-    esc = html.escape
-    totals = report.totals()
-    parts = [
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>Rulebook coverage: {esc(report.edition)}</title>",
-        f"<style>{_CSS}</style></head><body>",
-        f"<h1>Rulebook coverage: {esc(report.edition)}</h1>",
-        '<p class="legend">' + "".join(
-            f'<span class="{s}">{s}: {totals[s]}</span>' for s in STATUSES) + "</p>",
-        f"<p>{totals['sentences']} sentences; tested or waived: "
-        f"{report.percent_done():.1f}%.</p>",
-    ]
-    section = None
-    for entry in report.sentences:
-        if entry.sentence.section != section:
-            if section is not None:
-                parts.append("</p>")
-            section = entry.sentence.section
-            parts.append(f"<h2>{esc(section)}</h2><p>")
-        title = entry.status
-        if entry.rules:
-            title += " | rules: " + ", ".join(entry.rules)
-        if entry.reason:
-            title += " | waived: " + entry.reason
-        parts.append(
-            f'<span class="sentence {entry.status}" data-status="{entry.status}" '
-            f'data-rules="{esc(" ".join(entry.rules))}" title="{esc(title)}">'
-            f"{esc(entry.sentence.text)}</span> "
-        )
-        if entry.scenarios or entry.reason:
-            items = "".join(
-                f"<li>{esc(unit)}: {esc(name)}: {'passed' if ok else 'FAILED'}</li>"
-                for unit, name, ok in entry.scenarios)
-            if entry.reason:
-                items += f"<li>waived: {esc(entry.reason)}</li>"
-            parts.append(f"<details><summary>{esc(entry.status)}</summary><ul>{items}</ul>"
-                         "</details>")
-    if section is not None:
-        parts.append("</p>")
-    if report.never_fired is not None:
-        parts.append(f"<h2>Rules that never fired in {report.games} games</h2><p>"
-                     + esc(", ".join(report.never_fired) or "none") + "</p>")
-    parts.append("</body></html>")
-    return "\n".join(parts)

@@ -39,8 +39,9 @@ class Tally:
     turns: list[int] = field(default_factory=list)
     capped: int = 0
     wins: list[int] = field(default_factory=list)
-    landings: list[int] = field(default_factory=list)
+    landings: list[int] = field(default_factory=list)  # token placements per space
     moves: int = 0
+    rests: list[int] = field(default_factory=list)  # throws that left the token there
     fired: list[int] = field(default_factory=list)
     ends: dict[str, int] = field(default_factory=dict)  # how games ended, by reason
     records: list[dict[str, Any]] = field(default_factory=list)  # per game, when asked
@@ -56,6 +57,7 @@ class Tally:
         self.wins = _add(self.wins, other.wins)
         self.landings = _add(self.landings, other.landings)
         self.moves += other.moves
+        self.rests = _add(self.rests, other.rests)
         self.fired = _add(self.fired, other.fired)
 
 
@@ -106,7 +108,7 @@ def play_chunk(edition: str, backend: str, players: int, seed: int, first: int, 
                options: dict[str, int] | None = None, records: bool = False) -> Tally:
     module = load_module(edition, backend)
     tally = Tally(wins=[0] * players, landings=[0] * len(module.SPACE_IDS),
-                  fired=[0] * len(module.RULE_NAMES))
+                  rests=[0] * len(module.SPACE_IDS), fired=[0] * len(module.RULE_NAMES))
     for index in range(first, first + count):
         kwargs = {} if turn_cap is None else {"turn_cap": turn_cap}
         game = module.Game(players, seed=game_seed(seed, index), policies=policies,
@@ -134,6 +136,7 @@ def play_chunk(edition: str, backend: str, players: int, seed: int, first: int, 
             tally.wins[winner] += 1
         tally.landings = _add(tally.landings, game.landings())
         tally.moves += game.moves
+        tally.rests = _add(tally.rests, game.rests())
         tally.fired = _add(tally.fired, game.fired(len(module.RULE_NAMES)))
     return tally
 
@@ -159,6 +162,7 @@ class Summary:
         t = self.tally
         order = sorted(range(len(self.space_ids)), key=lambda s: (self.track[s], s))
         differ = seats_differ(t.wins)
+        throws = sum(t.rests)
         return {
             "settings": self.settings,
             "edition": self.edition,
@@ -183,7 +187,11 @@ class Summary:
             "landing": [
                 {"position": self.track[s], "id": self.space_ids[s],
                  "name": self.space_names[s],
-                 "frequency": t.landings[s] / t.moves if t.moves else 0.0}
+                 # the share of dice throws after which the token rests here, once all the
+                 # throw caused is done (published tables' landing frequency)
+                 "frequency": t.rests[s] / throws if throws else 0.0,
+                 # the share of all token placements (every move, card advance, trip to Jail)
+                 "arrivals": t.landings[s] / t.moves if t.moves else 0.0}
                 for s in order
             ],
             "rules_never_fired": [r for r, n, handled in zip(self.rule_names, t.fired,
@@ -211,7 +219,7 @@ def simulate(edition: str, games: int, players: int, seed: int, backend: str = "
     jobs = [(edition, backend, players, seed, first, min(chunk, games - first), turn_cap,
              policies, chosen, records) for first in range(0, games, chunk)]
     total = Tally(wins=[0] * players, landings=[0] * len(module.SPACE_IDS),
-                  fired=[0] * len(module.RULE_NAMES))
+                  rests=[0] * len(module.SPACE_IDS), fired=[0] * len(module.RULE_NAMES))
     started = time.perf_counter()
     done = 0
     for tally in _run(jobs, workers, engine):
@@ -321,10 +329,11 @@ def format_summary(data: dict[str, Any], top: int = 10) -> str:
         f"                   (95% intervals; seat differences: {data['seat_differences']})",
         f"games per second   {data['games_per_second']:.1f} (one core, games only)",
         "",
-        f"most landed spaces (share of all moves, top {top}):",
+        f"most landed spaces (where throws leave the token, top {top}):   rests  arrivals",
     ]
     ranked = sorted(data["landing"], key=lambda e: -e["frequency"])[:top]
     for entry in ranked:
-        share = 100 * entry["frequency"]
-        lines.append(f"  {entry['position']:>3}  {entry['name']:<36} {share:5.2f}%")
+        share, arrivals = 100 * entry["frequency"], 100 * entry["arrivals"]
+        lines.append(f"  {entry['position']:>3}  {entry['name']:<36} {share:5.2f}%    "
+                     f"{arrivals:5.2f}%")
     return "\n".join(lines)

@@ -1,4 +1,6 @@
-"""The coverage report: statuses, the command's JSON, the HTML page, --fail-under."""
+"""The coverage report: statuses, the command's JSON, the HTML page, --fail-under.
+
+The page itself, in a browser too, is tested in test_coverage_page.py."""
 
 from __future__ import annotations
 
@@ -15,27 +17,30 @@ VARIANTS = ("Rules for a Short Game (60 to 90 minutes)", "Another Good Short Gam
 
 
 class _Sentences(HTMLParser):
-    """Collects (status, text) of every sentence span in the page."""
+    """Collects (status, text) of every sentence of the page's rulebook."""
 
     def __init__(self):
         super().__init__()
         self.found: list[tuple[str, str]] = []
         self._status: str | None = None
-        self._text: list[str] = []
+        self._text: list[str] | None = None
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
-        if tag == "span" and "sentence" in (attrs.get("class") or ""):
-            self._status, self._text = attrs["data-status"], []
+        classes = (attrs.get("class") or "").split()
+        if tag == "li" and "sentence" in classes:
+            self._status = attrs["data-status"]
+        elif tag == "span" and "text" in classes and self._status is not None:
+            self._text = []
 
     def handle_data(self, data):
-        if self._status is not None:
+        if self._text is not None:
             self._text.append(data)
 
     def handle_endtag(self, tag):
-        if tag == "span" and self._status is not None:
+        if tag == "span" and self._text is not None:
             self.found.append((self._status, "".join(self._text)))
-            self._status = None
+            self._status, self._text = None, None
 
 
 def run_coverage(tmp_path: Path, *extra: str) -> tuple[subprocess.CompletedProcess, dict, str]:
@@ -49,7 +54,7 @@ def run_coverage(tmp_path: Path, *extra: str) -> tuple[subprocess.CompletedProce
     return result, data, page
 
 
-def test_disney_coverage_json_and_html(tmp_path):
+def test_disney_coverage_json_and_html(tmp_path, html_problems):
     result, data, page = run_coverage(tmp_path)
     assert result.returncode == 0, result.stderr
     totals = data["totals"]
@@ -68,6 +73,8 @@ def test_disney_coverage_json_and_html(tmp_path):
     _, sentences = rulebook_sentences(text)
     assert [t for _, t in parser.found] == [s.text for s in sentences]
     assert [s for s, _ in parser.found] == [e["status"] for e in data["sentences"]]
+    assert html_problems(page) == []
+    assert data["rules_hash"] and f'<code class="rules-hash">{data["rules_hash"]}</code>' in page
 
 
 def test_the_variant_sections_stay_uncovered(tmp_path):
@@ -84,8 +91,9 @@ def test_fail_under_exits_non_zero(tmp_path):
 
 
 def test_runtime_rule_coverage_lists_rules_never_fired(tmp_path):
-    result, data, _ = run_coverage(tmp_path, "--games", "20", "--players", "4")
+    result, data, page = run_coverage(tmp_path, "--games", "20", "--players", "4")
     assert result.returncode == 0, result.stderr
     assert data["runtime"]["games"] == 20
     assert isinstance(data["runtime"]["rules_never_fired"], list)
     assert "never fired in 20 simulated games" in result.stdout
+    assert "Rules that never fired in 20 simulated games" in page
