@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from importlib import resources
 from pathlib import PurePath
 
 import jinja2
@@ -19,29 +18,20 @@ import jinja2
 from .. import __version__
 from . import ir, ir_text
 from .diagnostics import Reporter
+from .kernel_facts import kernel_constants, kernel_source
 from .optimize.effects import Effects, analyse, node_unwinds
 from .optimize.fold import Folder
+from .optimize.integers import Ranges
 from .optimize.walk import map_expr, walk_stmts
 from .primitives import DECK_FUNCTIONS, KERNEL_FUNCTIONS
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
-def kernel_source() -> str:
-    return resources.files("boardrules.runtime").joinpath("kernel.py").read_text()
-
-
-def _kernel_constants(prefix: str) -> dict[str, int]:
-    """The kernel's C constants of that prefix: a compiled module does not export them."""
-    found = re.findall(rf"^({prefix}\w*) = cython\.declare\(cython\.int, (-?\d+)\)",
-                       kernel_source(), re.MULTILINE)
-    return {name: int(value) for name, value in found}
-
-
 # Kernel arrays the rules reach through built-in attributes, and their capacities.
 KERNEL_ARRAYS = {"player_cash": "cash", "player_position": "position", "player_alive": "alive",
                  "card_holder": "card_holder"}
 CAPACITY = {name.removeprefix("CAP_").lower(): value
-            for name, value in _kernel_constants("CAP_").items()}  # the kernel's, one source
+            for name, value in kernel_constants("CAP_").items()}  # the kernel's, one source
 # Kernel arrays the rules only read (track position, deck of a card), and their sizes.
 KERNEL_READ_ONLY = {"track_of": CAPACITY["spaces"], "card_deck": CAPACITY["cards"]}
 KERNEL_ARRAY_SIZE = {"cash": CAPACITY["players"], "position": CAPACITY["players"],
@@ -130,7 +120,7 @@ def check_capacity(program: ir.Program) -> list[str]:
 
 # A value-returning function signals an exception with this rare value, and the caller
 # asks Python whether an exception is set only when the value comes back (the kernel's).
-ERROR_VALUE = _kernel_constants("ERROR_VALUE")["ERROR_VALUE"]
+ERROR_VALUE = kernel_constants("ERROR_VALUE")["ERROR_VALUE"]
 
 
 def exception_spec(fx: Effects, name: str, returns: ir.Type | str) -> str:
@@ -229,6 +219,7 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
         "indexed_counters": {ix.counter: ix for ix in program.counter_indexes},
         "describe": ir_text.aggregate,
         "versioned": _versioned(program),
+        "wide": Ranges(program).wide,
     }
 
 
@@ -283,7 +274,7 @@ def generate_scenarios(program: ir.Program, source_name: str,
         "source": source_name,
         "p": program,
         "entity_count": _entity_count(program),
-        "kernel_constants": _kernel_constants("UNWIND_"),
+        "kernel_constants": kernel_constants("UNWIND_"),
         **_optimized_code(program, effects),
         # a step writes counters through the reflection API, which keeps the indexes and
         # the memo versions

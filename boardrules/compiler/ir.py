@@ -240,6 +240,7 @@ class Domain:
     table: str = ""  # for decks: the card index table of that deck
     index: str = ""  # set by the index pass: iterate only the members with this key...
     key: Expr | None = None  # ...the value of the indexed field that the filter asks for
+    guarded: bool = False  # a range that may be too long to finish: the loop guard checks it
 
 
 @dataclass(frozen=True)
@@ -318,6 +319,7 @@ class Aggregate:
     span: Span | None = None
     hoisted: tuple[tuple[str, Expr], ...] = ()  # computed once before the loop
     memo: Memo | None = None  # set by the memoize pass: values kept until what they read changes
+    checked_total: bool = False  # a sum that may leave 32 bits: totalled in 64, then checked
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,9 @@ CAP_CELLS = cython.declare(cython.int, 512)
 # a test checks that they agree. Code generation reads the CAP_ constants from this file.)
 MASK = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 LOOP_LIMIT = cython.declare(cython.int, 1000000)
+# The integers the rules keep (locals, counters, cash, arguments) are 32-bit on both backends.
+INT_MIN = cython.declare(cython.longlong, -2147483648)
+INT_MAX = cython.declare(cython.longlong, 2147483647)
 # How deep procedures that can call themselves may nest: the same bound on both backends,
 # well within CPython's recursion limit and the C stack.
 CALL_DEPTH_LIMIT = cython.declare(cython.int, 200)
@@ -76,6 +79,41 @@ MIX_2 = cython.declare(cython.ulonglong, 0x94D049BB133111EB)
 
 
 @cython.cfunc
+@cython.inline
+@cython.exceptval(-2147483647, check=True)
+def narrow(value: cython.longlong) -> cython.int:
+    """A value the rules keep (a local, a counter, an argument): it must fit in 32 bits.
+    Inline: the check is two comparisons where the value is kept."""
+    if value < INT_MIN or value > INT_MAX:
+        return overflow(value)
+    return cython.cast(cython.int, value)
+
+
+@cython.cfunc
+@cython.exceptval(-2147483647, check=True)
+def overflow(value: cython.longlong) -> cython.int:
+    raise RuleError(f"integer overflow: {value} does not fit in 32 bits ({INT_MIN} to {INT_MAX})")
+
+
+def checked_int(what: str, value, low, high) -> int:
+    """An integer argument from Python, checked alike on both backends (a C conversion
+    would raise its own errors, or wrap around)."""
+    if not isinstance(value, int):
+        raise TypeError(f"{what} must be an integer, not {type(value).__name__}")
+    if not low <= value <= high:
+        raise ValueError(f"{what} must be from {low} to {high}, not {value}")
+    return int(value)
+
+
+def kept_answer(decision: str, answer) -> int:
+    """An answer from Python (a policy, a scenario): an integer that fits in 32 bits."""
+    value = int(answer)
+    if not INT_MIN <= value <= INT_MAX:
+        raise RuleError(f"{decision}: the answer {value} does not fit in 32 bits")
+    return value
+
+
+@cython.cfunc
 @cython.exceptval(check=False)
 def splitmix64(x: cython.ulonglong) -> cython.ulonglong:
     """The output of splitmix64 for state x (the next state is x + GOLDEN_GAMMA)."""
@@ -115,9 +153,10 @@ class Rng:
 
     @cython.ccall
     @cython.exceptval(check=False)
-    def below(self, n: cython.int) -> cython.int:
+    def below(self, n: cython.longlong) -> cython.longlong:
         """A uniform integer in [0, n) for n >= 1."""
-        return cython.cast(cython.int, (self.next_u64() >> 11) % cython.cast(cython.ulonglong, n))
+        return cython.cast(cython.longlong,
+                           (self.next_u64() >> 11) % cython.cast(cython.ulonglong, n))
 
     def copy(self) -> "Rng":
         other = Rng(0)
@@ -198,9 +237,10 @@ class Kernel:
     ledger: list
     pending = cython.declare(object, visibility="readonly")
 
-    def __init__(self, n_players: cython.int, seed: cython.ulonglong = 0,
-                 turn_cap: cython.int = 0, policies=None, trace: cython.bint = False):
-        self.k_setup(n_players, seed, turn_cap, policies, trace)
+    def __init__(self, n_players, seed=0, turn_cap=0, policies=None, trace=False):
+        self.k_setup(checked_int("n_players", n_players, 1, CAP_PLAYERS),
+                     checked_int("seed", seed, 0, MASK),
+                     checked_int("turn_cap", turn_cap, INT_MIN, INT_MAX), policies, bool(trace))
 
     @cython.cfunc
     @cython.exceptval(-1)
@@ -356,6 +396,14 @@ class Kernel:
                 break
             self.current = self.k_next_player(p)
         return played
+
+    @cython.cfunc
+    @cython.exceptval(-1)
+    def k_span(self, low: cython.longlong, high: cython.longlong) -> cython.int:
+        """The loop guard, before a loop over [low, high) that might not finish."""
+        if high - low > LOOP_LIMIT:
+            raise RuleError(f"a loop over {high - low} values: more than {LOOP_LIMIT} rounds")
+        return 0
 
     @cython.cfunc
     @cython.exceptval(-1)
@@ -623,11 +671,11 @@ class Kernel:
     @cython.cfunc
     @cython.exceptval(-1)
     def k_pay(self, payer: cython.int, payee: cython.int, amount: cython.int) -> cython.int:
-        """Move money; -1 is the Bank, which never runs out."""
+        """Move money; -1 is the Bank, which never runs out. Cash is kept in 32 bits."""
         if payer >= 0:
-            self.cash[payer] -= amount
+            self.cash[payer] = narrow(cython.cast(cython.longlong, self.cash[payer]) - amount)
         if payee >= 0:
-            self.cash[payee] += amount
+            self.cash[payee] = narrow(cython.cast(cython.longlong, self.cash[payee]) + amount)
         if self.ledgering:
             self.ledger.append((self.turn, payer, payee, amount))
         if self.tracing:
@@ -641,6 +689,8 @@ class Kernel:
         """Move p by steps along the track: pass events on the way (forward only), then land."""
         start: cython.int = self.track_of[self.position[p]]
         n: cython.int = self.track_length
+        if steps > LOOP_LIMIT or steps < -LOOP_LIMIT:
+            raise RuleError(f"a move of {steps} spaces: more than {LOOP_LIMIT}")
         if self.pass_between(p, start, steps):
             return 0
         return self.arrive(p, self.space_at_track[((start + steps) % n + n) % n])
@@ -780,8 +830,9 @@ class Kernel:
     def choose_range(self, decision: cython.int, who: cython.int, low: cython.int,
                      high: cython.int, optional: cython.bint, default: cython.int) -> cython.int:
         """A choice of an integer in [low, high], or -1 (none) when optional."""
-        choice: cython.int
+        choice: cython.longlong
         kind: cython.int
+        span: cython.longlong = cython.cast(cython.longlong, high) - low + 1
         if high < low:
             if optional:
                 return -1
@@ -792,12 +843,12 @@ class Kernel:
         if kind == POLICY_DEFAULT:
             choice = default
         elif kind == POLICY_RANDOM:
-            choice = low + self.policy_rng.below(high - low + 2 if optional else high - low + 1)
+            choice = low + self.policy_rng.below(span + 1 if optional else span)
             if choice > high:
                 choice = -1
         else:
-            if high - low >= MAX_LISTED_ANSWERS:
-                raise RuleError(f"decision {DECISION_NAMES[decision]}: {high - low + 1} answers"
+            if span > MAX_LISTED_ANSWERS:
+                raise RuleError(f"decision {DECISION_NAMES[decision]}: {span} answers"
                                 f" are too many to list (at most {MAX_LISTED_ANSWERS})")
             options = list(range(low, high + 1))
             if optional:
@@ -807,7 +858,7 @@ class Kernel:
             raise RuleError(f"decision {decision}: {choice} is not between {low} and {high}")
         if self.tracing:
             self.trace_lines.append(f"  p{who + 1} decides {DECISION_NAMES[decision]}={choice}")
-        return choice
+        return cython.cast(cython.int, choice)
 
     @cython.cfunc
     @cython.exceptval(-2147483647, check=True)
@@ -850,7 +901,7 @@ class Kernel:
         queue = self.forced.get(name)
         if queue:
             self.n_forced -= 1
-            return int(queue.pop(0))
+            return kept_answer(name, queue.pop(0))
         if self.script_pos < self.script_len:
             action = self.script[self.script_pos]
             self.script_pos += 1
@@ -859,7 +910,7 @@ class Kernel:
             return action
         policy = self.external[who]
         if policy is not None:
-            return int(policy(self, name, who, options))
+            return kept_answer(name, policy(self, name, who, options))
         self.pending = (name, who, options)
         raise Suspend(name)
 

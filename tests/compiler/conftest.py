@@ -92,3 +92,9 @@ class EditionFactory:
 @pytest.fixture
 def editions(tmp_path) -> EditionFactory:
     return EditionFactory(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def module_editions(tmp_path_factory) -> EditionFactory:
+    """Editions a whole test module shares: one build serves all its tests."""
+    return EditionFactory(tmp_path_factory.mktemp("editions"))

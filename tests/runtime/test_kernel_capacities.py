@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-from boardrules.compiler.codegen import CAPACITY, kernel_source
+from boardrules.compiler.codegen import CAPACITY
+from boardrules.compiler.kernel_facts import kernel_source
 
 SIZE_OF = {
     "players": ("cash", "position", "alive", "policy"),

@@ -20,6 +20,7 @@ from .fold import fold_constants
 from .hoist import hoist_invariants
 from .index import index_filters
 from .inline import inline_procedures, lift_early_exits, returns_as_expressions
+from .integers import drop_proven_checks, narrow_integers
 from .memo import memoize_aggregates
 from .some import eliminate_some
 from .unwinding import split_unwinding_calls
@@ -28,6 +29,7 @@ Optimization = Callable[[ir.Program, Effects, Reporter], ir.Program]
 
 OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("fold-constants", fold_constants),
+    ("narrow-integers", narrow_integers),
     ("eliminate-some", eliminate_some),
     ("returns-as-expressions", returns_as_expressions),
     ("inline-procedures", inline_procedures),
@@ -35,6 +37,7 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("hoist-invariants", hoist_invariants),
     ("lift-early-exits", lift_early_exits),
     ("fold-lifted", fold_constants),
+    ("drop-proven-checks", drop_proven_checks),
     ("order-conjuncts", order_conjuncts),
     ("index-filters", index_filters),
     ("lazy-decisions", lazy_decisions),

@@ -20,7 +20,7 @@ from .walk import body_exprs, domain_exprs, walk_expr, walk_stmts
 PURE_SAFE_KERNEL = frozenset({"min", "max", "abs", "k_distance", "k_space_at", "k_adjacent",
                               "k_cell_at", "k_holds", "k_cards_left", "k_next_player"})
 # Kernel primitives that change nothing but may raise (or run Python code).
-PURE_KERNEL = PURE_SAFE_KERNEL | {"k_some", "k_paid"}
+PURE_KERNEL = PURE_SAFE_KERNEL | {"k_some", "k_paid", "narrow"}
 # Kernel primitives that run the pass and land events, so may end the turn.
 UNWINDING_KERNEL = frozenset({"k_move", "k_move_to"})
 
@@ -100,7 +100,9 @@ def _function_code(f: ir.Function) -> _Code:
     writes = any(isinstance(s, ir.Assign) and not isinstance(s.target, ir.Local)
                  or isinstance(s, ir.While | ir.Raise) for s in stmts)
     exprs = tuple(body_exprs(f.body)) + tuple(walk_expr(f.guard))
-    return _Code(exprs, writes or f.rule_index >= 0, any(isinstance(s, ir.While) for s in stmts),
+    guarded = any(isinstance(s, ir.While) or isinstance(s, ir.Loop) and s.domain.guarded
+                  for s in stmts)
+    return _Code(exprs, writes or f.rule_index >= 0, guarded,
                  any(isinstance(s, ir.Raise) for s in stmts))
 
 
@@ -116,7 +118,7 @@ def program_code(program: ir.Program) -> dict[str, _Code]:
     for a in (*program.aggregates, *getattr(program, "scenario_aggregates", ())):
         code[a.name] = _Code(_exprs(*domain_exprs(a.domain), a.where, a.value,
                                     *(e for _, e in a.hoisted)),
-                             False, False, False)
+                             False, a.checked_total or a.domain.guarded, False)
     for d in program.decisions:
         # a decision draws from the policy generator, traces and may suspend or raise
         code[f"decide_{d.name}"] = _Code(_exprs(d.by, d.low, d.high, *domain_exprs(d.domain),

@@ -78,6 +78,8 @@ class Folder:
                 if left is None or right is None:
                     return e
                 return ir.Const(e.type, _COMPARE[op](left, right))
+            case ir.KernelCall(function="narrow") if _const(e.args[0]) is not None:
+                return self._int(e, _const(e.args[0]))
             case ir.Conditional() if _const(e.test) is not None:
                 return e.then if _const(e.test) else e.otherwise
         return e

@@ -7,10 +7,11 @@ per argument tuple, stamped with the *versions* of the counters it reads: every
 write of such a counter bumps its version, so a kept value is used only while
 nothing it depends on has changed, and the game plays exactly as without it.
 
-An aggregate qualifies when it is pure and safe, reads (directly or through what
-it calls) only counters, declared data and the card holders (not cash, positions,
-who is alive, the turn or the dice), reads at least one counter, and its
-parameters are entities, enums or truth values (a bounded table of slots).
+An aggregate qualifies when it is pure (one that raises raises again: nothing
+is kept then), reads (directly or through what it calls) only counters, declared
+data and the card holders (not cash, positions, who is alive, the turn or the
+dice), reads at least one counter, and its parameters are entities, enums or
+truth values (a bounded table of slots).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ MAX_SLOTS = 4096  # per aggregate: a bigger argument space is not worth its memo
 # state the rules read that the kernel writes itself (every turn): never memoized on
 VOLATILE_KERNEL_ARRAYS = frozenset({"player_cash", "player_position", "player_alive"})
 CONSTANT_KERNEL_CALLS = frozenset({"min", "max", "abs", "k_distance", "k_space_at",
-                                   "k_adjacent", "k_cell_at"})
+                                   "k_adjacent", "k_cell_at", "narrow"})
 CONSTANT_DERIVED = frozenset({"player_seat", "space_track", "space_name", "card_text",
                               "card_deck", "group_name"})
 VOLATILE_BUILTINS = frozenset({"current", "turn", "game_over", "winner"})
@@ -137,8 +138,7 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
     for a in program.aggregates:
         depends = reads.of(a.name) if a.name in queries else None
         dims = [_dimension(t, program) for _, t in a.params]
-        if (depends and a.name not in fx.impure and a.name not in fx.unsafe
-                and None not in dims):
+        if depends and a.name not in fx.impure and None not in dims:
             memo = ir.Memo(tuple(sorted(depends)), base, tuple(dims))
             if memo.slots <= MAX_SLOTS:
                 a = dataclasses.replace(a, memo=memo)
