@@ -14,6 +14,7 @@ from .diagnostics import Reporter, Span, did_you_mean
 from .expressions import ExpressionLowering, rename_local
 from .ir import BOOL, INT, VOID, Type
 from .layout import LayoutLowering, _first_quote, _where
+from .names import NameResolution
 from .primitives import BUILTIN_ATTRS, ERROR
 from .scenario_lowering import lower_scenarios
 from .scope import Scope, declared_locals
@@ -21,12 +22,13 @@ from .statements import StatementLowering, _always_returns
 from .symbols import Symbols, article, resolve_type
 
 
-class Checker(LayoutLowering, StatementLowering, ExpressionLowering):
+class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolution):
     """Lowers a checked edition to IR: the declarations here, the data (layout.py),
     statements (statements.py) and expressions (expressions.py) in their mixins."""
 
-    def __init__(self, symbols: Symbols, reporter: Reporter):
+    def __init__(self, symbols: Symbols, reporter: Reporter, edition: str = ""):
         self.s = symbols
+        self.edition = edition  # the edition's name (its file's stem), for the program
         self.report = reporter
         self.aggregates: list[ir.Aggregate] = []
         self.functions: list[ir.Function] = []
@@ -100,7 +102,7 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering):
                 "the edition has no board", "add: board { space start \"Start\" corner ... }",
             )
         return ir.Program(
-            edition="",
+            edition=self.edition,
             title=edition.title if edition else "",
             currency=props.get("currency", ""),
             min_players=props.get("players", (2, 4))[0],

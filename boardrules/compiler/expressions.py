@@ -108,59 +108,6 @@ class ExpressionLowering:
             return Type("int", d.optional)
         return Type(d.entity_type, d.optional)
 
-    def _name(self, e: ast.Name, scope: Scope) -> ir.Expr:
-        s, name = self.s, e.name
-        if name in scope.variables:
-            return ir.Local(scope.variables[name], name)
-        if name == "current":
-            return ir.Builtin(Type("player"), "current")
-        if name == "turn":
-            return ir.Builtin(INT, "turn")
-        if name == "players_count":
-            return ir.Builtin(INT, "players_count")
-        if name == "game_over":
-            return ir.Builtin(BOOL, "game_over")
-        if name == "winner":
-            return ir.Builtin(Type("player", True), "winner")
-        if name == "bank":
-            return ir.Const(Type("player", True), -1)
-        if name in s.params:
-            self.used.add(f"param:{name}")
-            value, ptype = self.param_value(name)
-            return ir.Const(ptype, value)
-        if name in self.space_index:
-            return ir.Const(Type("space"), self.space_index[name])
-        if name in self.group_index:
-            return ir.Const(Type("group"), self.group_index[name])
-        if name in self.card_index:
-            return ir.Const(Type("card"), self.card_index[name])
-        if name in s.options:
-            otype = resolve_type(s.options[name].type, s, self.report)
-            return ir.State(otype, f"option_{name}", None, False)
-        if ("", name) in s.counters:
-            ref = s.counters[("", name)].type
-            ctype = resolve_type(ref, s, self.report)
-            return ir.State(ctype, f"game_{name}", None, False, stride=self._stride(ref),
-                            index_enum=ref.index_enum)
-        enums = s.enum_members.get(name)
-        if enums and len(enums) > 1:  # prefer the enum declared in the same file
-            local = [n for n in enums if s.enums[n].span.path == e.span.path]
-            enums = local if len(local) == 1 else enums
-        if enums:
-            if len(enums) > 1:
-                self.report.error(e.span, f"'{name}' is a member of several enums",
-                                  f"write {enums[0]}.{name}")
-            enum = enums[0]
-            return ir.Const(Type(enum), s.enums[enum].members.index(name))
-        if name in s.decks:
-            return ir.Const(Type("deck"), list(s.decks).index(name))
-        if name in s.dice:
-            self.report.error(e.span, f"'{name}' is a die, not a value", f"write roll({name})")
-            return ir.Const(ERROR, 0)
-        visible = self.global_names | set(scope.variables)
-        self.report.error(e.span, f"unknown name '{name}'", did_you_mean(name, visible))
-        return ir.Const(ERROR, 0)
-
     def _attr(self, e: ast.Attr, scope: Scope) -> ir.Expr:
         s = self.s
         if isinstance(e.target, ast.Name) and e.target.name in s.enums and (

@@ -13,30 +13,14 @@ from typing import ClassVar
 
 from .diagnostics import Span
 
-# ---- types ---------------------------------------------------------------------
-
-ENTITY_TYPES = ("player", "space", "group", "card", "cell")
-
-
-@dataclass(frozen=True)
-class Type:
-    name: str  # int | bool | str | none | player | space | group | card | cell | <enum>
-    optional: bool = False
-
-    def __str__(self) -> str:
-        return self.name + ("?" if self.optional else "")
-
-    @property
-    def is_entity(self) -> bool:
-        return self.name in ENTITY_TYPES
-
-
-INT = Type("int")
-BOOL = Type("bool")
-STR = Type("str")
-NONE = Type("none", True)
-VOID = Type("void")
-
+# the language's types are the IR's too (re-exported: ir.INT, ir.Type, ...)
+from .lang_types import BOOL as BOOL
+from .lang_types import ENTITY_TYPES as ENTITY_TYPES
+from .lang_types import INT as INT
+from .lang_types import NONE as NONE
+from .lang_types import STR as STR
+from .lang_types import VOID as VOID
+from .lang_types import Type
 
 # ---- expressions -------------------------------------------------------------------
 

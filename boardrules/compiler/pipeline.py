@@ -62,7 +62,7 @@ def _quotes(c: Compilation) -> None:
 
 
 def _check(c: Compilation) -> None:
-    checker = Checker(c.symbols, c.reporter)
+    checker = Checker(c.symbols, c.reporter, c.edition)
     try:
         program = checker.run()
     except RecursionError:
@@ -70,7 +70,7 @@ def _check(c: Compilation) -> None:
         c.reporter.error(c.symbols.edition.span, "the rules nest too deeply to check",
                          "split deeply nested expressions or blocks into procedures")
         return
-    c.program = ir.Program(**{**program.__dict__, "edition": c.edition})
+    c.program = program
     c.used = checker.used
 
 
