@@ -1,6 +1,7 @@
 """What the compiler reads from the runtime kernel's source: its text and its C constants.
 
-The kernel is written once (boardrules/runtime/kernel.py) and pasted into every
+The kernel is written once, in three files of boardrules/runtime (its module level,
+the Kernel class, and the Python-side KernelApi), pasted in that order into every
 generated module; its capacities and limits are read from that same text, so the
 compiler and the kernel cannot disagree on them.
 """
@@ -11,10 +12,16 @@ import re
 from functools import lru_cache
 from importlib import resources
 
+KERNEL_FILES = ("kernel_support.py", "kernel.py", "kernel_api.py")
+# each file imports the ones before it, to run alone; pasted together they are one text
+_SIBLING_IMPORT = re.compile(r"^from \.kernel\w* import \*.*\n", re.MULTILINE)
+
 
 @lru_cache(maxsize=1)
 def kernel_source() -> str:
-    return resources.files("boardrules.runtime").joinpath("kernel.py").read_text()
+    runtime = resources.files("boardrules.runtime")
+    texts = [runtime.joinpath(name).read_text() for name in KERNEL_FILES]
+    return "\n\n".join(_SIBLING_IMPORT.sub("", text) for text in texts)
 
 
 def kernel_constants(prefix: str) -> dict[str, int]:

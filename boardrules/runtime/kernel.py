@@ -1,7 +1,9 @@
+# ruff: noqa: F405
 # The edition-agnostic runtime kernel, in Cython pure-Python mode.
 #
-# Code generation copies this file verbatim to the top of every edition's
-# module, where `class Game(Kernel)` adds the edition's rules. It knows players,
+# Code generation pastes kernel_support.py, this file and kernel_api.py, in that
+# order, at the top of every edition's module (compiler/kernel_facts.py), where
+# `class Game(KernelApi)` adds the edition's rules. It knows players,
 # a track of spaces, dice, decks, payments, decisions and the game loop; it
 # knows no edition's names or numbers. Capacities are generic upper bounds that
 # the checker enforces. Every 64-bit operation is masked so that CPython's
@@ -16,153 +18,7 @@
 # caller that may see it returns at once, up to the game loop.
 import cython
 
-CAP_PLAYERS = cython.declare(cython.int, 16)
-CAP_SPACES = cython.declare(cython.int, 256)
-CAP_CARDS = cython.declare(cython.int, 512)
-CAP_DECKS = cython.declare(cython.int, 32)
-CAP_DICE = cython.declare(cython.int, 8)
-CAP_FACES = cython.declare(cython.int, 32)
-CAP_OPTIONS = cython.declare(cython.int, 512)
-CAP_RULES = cython.declare(cython.int, 512)
-CAP_CELLS = cython.declare(cython.int, 512)
-# (The C array sizes below are these numbers written out, as Cython needs literals there;
-# a test checks that they agree. Code generation reads the CAP_ constants from this file.)
-MASK = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
-LOOP_LIMIT = cython.declare(cython.int, 1000000)
-# The integers the rules keep (locals, counters, cash, arguments) are 32-bit on both backends.
-INT_MIN = cython.declare(cython.longlong, -2147483648)
-INT_MAX = cython.declare(cython.longlong, 2147483647)
-# How deep procedures that can call themselves may nest: the same bound on both backends,
-# well within CPython's recursion limit and the C stack.
-CALL_DEPTH_LIMIT = cython.declare(cython.int, 200)
-# A Python policy or the GameState API get a decision's answers as a list: at most this many.
-MAX_LISTED_ANSWERS = cython.declare(cython.int, 100000)
-ERROR_VALUE = cython.declare(cython.int, -2147483647)
-UNWIND_TURN = cython.declare(cython.int, 1)
-UNWIND_GAME = cython.declare(cython.int, 2)
-
-POLICY_RANDOM = cython.declare(cython.int, 1)
-POLICY_DEFAULT = cython.declare(cython.int, 2)
-POLICY_EXTERNAL = cython.declare(cython.int, 3)
-POLICY_NAMES = {"random": 1, "default": 2, "external": 3}
-# The edition's module redefines these names below the kernel.
-DECISION_NAMES: tuple = ()
-SPACE_IDS: tuple = ()
-CARD_IDS: tuple = ()
-CARD_KINDS: tuple = ()
-DIE_NAMES: tuple = ()
-DECK_NAMES: tuple = ()
-CALL_ORIGINS: tuple = ()
-
-
-def party(p) -> str:
-    """A payer or payee in the trace: a seat, or the Bank."""
-    return "bank" if p < 0 else f"p{p + 1}"
-
-
-class Unwind(Exception):
-    """`end turn`/`end game` reached inside an expression: the rest of it must not run.
-    `unwinding` already says which; the game loop catches this and reads it."""
-
-
-class Suspend(Exception):
-    """A decision nobody inside the module can take: the caller must choose."""
-
-
-class RuleError(Exception):
-    """The rules did something impossible (an illegal choice, none used as a value)."""
-
-
-GOLDEN_GAMMA = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
-MIX_1 = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
-MIX_2 = cython.declare(cython.ulonglong, 0x94D049BB133111EB)
-
-
-@cython.cfunc
-@cython.inline
-@cython.exceptval(-2147483647, check=True)
-def narrow(value: cython.longlong) -> cython.int:
-    """A value the rules keep (a local, a counter, an argument): it must fit in 32 bits.
-    Inline: the check is two comparisons where the value is kept."""
-    if value < INT_MIN or value > INT_MAX:
-        return overflow(value)
-    return cython.cast(cython.int, value)
-
-
-@cython.cfunc
-@cython.exceptval(-2147483647, check=True)
-def overflow(value: cython.longlong) -> cython.int:
-    raise RuleError(f"integer overflow: {value} does not fit in 32 bits ({INT_MIN} to {INT_MAX})")
-
-
-def checked_int(what: str, value, low, high) -> int:
-    """An integer argument from Python, checked alike on both backends (a C conversion
-    would raise its own errors, or wrap around)."""
-    if not isinstance(value, int):
-        raise TypeError(f"{what} must be an integer, not {type(value).__name__}")
-    if not low <= value <= high:
-        raise ValueError(f"{what} must be from {low} to {high}, not {value}")
-    return int(value)
-
-
-def kept_answer(decision: str, answer) -> int:
-    """An answer from Python (a policy, a scenario): an integer that fits in 32 bits."""
-    value = int(answer)
-    if not INT_MIN <= value <= INT_MAX:
-        raise RuleError(f"{decision}: the answer {value} does not fit in 32 bits")
-    return value
-
-
-@cython.cfunc
-@cython.exceptval(check=False)
-def splitmix64(x: cython.ulonglong) -> cython.ulonglong:
-    """The output of splitmix64 for state x (the next state is x + GOLDEN_GAMMA)."""
-    z: cython.ulonglong = (x + GOLDEN_GAMMA) & MASK
-    z = ((z ^ (z >> 30)) * MIX_1) & MASK
-    z = ((z ^ (z >> 27)) * MIX_2) & MASK
-    return z ^ (z >> 31)
-
-
-@cython.cclass
-class Rng:
-    """xorshift128+: fast, seedable, identical in both backends."""
-
-    s0: cython.ulonglong
-    s1: cython.ulonglong
-
-    def __init__(self, seed: cython.ulonglong = 0):
-        self.reseed(seed)
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def reseed(self, seed: cython.ulonglong) -> cython.int:
-        """Seed both words from splitmix64, in C (a game seeds two generators)."""
-        self.s0 = splitmix64(seed & MASK)
-        self.s1 = splitmix64((seed + GOLDEN_GAMMA) & MASK) | 1
-        return 0
-
-    @cython.ccall
-    @cython.exceptval(check=False)
-    def next_u64(self) -> cython.ulonglong:
-        x: cython.ulonglong = self.s0
-        y: cython.ulonglong = self.s1
-        self.s0 = y
-        x ^= (x << 23) & MASK
-        self.s1 = x ^ y ^ (x >> 17) ^ (y >> 26)
-        return (self.s1 + y) & MASK
-
-    @cython.ccall
-    @cython.exceptval(check=False)
-    def below(self, n: cython.longlong) -> cython.longlong:
-        """A uniform integer in [0, n) for n >= 1."""
-        return cython.cast(cython.longlong,
-                           (self.next_u64() >> 11) % cython.cast(cython.ulonglong, n))
-
-    def copy(self) -> "Rng":
-        other = Rng(0)
-        other.s0 = self.s0
-        other.s1 = self.s1
-        return other
+from .kernel_support import *  # noqa: F403  (one text when pasted)
 
 
 @cython.cclass
@@ -464,13 +320,6 @@ class Kernel:
             raise Unwind()
         return value
 
-    def play_turn(self, p: int) -> None:
-        """Play one turn of seat p now, out of the normal order (scenarios)."""
-        self.start()
-        self.run_turn(p)
-        if self.game_over():
-            self.over = True
-
     @cython.ccall
     def winner(self) -> cython.int:
         """The seat with the highest score among the players still in (first seat on ties)."""
@@ -543,12 +392,6 @@ class Kernel:
         if n <= 0:
             raise RuleError(f"random({n}): the bound must be positive")
         return self.chance.below(n)
-
-    def script_rolls(self, values) -> None:
-        """Force the next rolls (scenarios): each value must be a face of the die rolled."""
-        self.script_dice = list(self.script_dice[self.dice_pos:]) + [int(v) for v in values]
-        self.dice_pos = 0
-        self.dice_len = len(self.script_dice)
 
     # ---- decks -------------------------------------------------------------------
     @cython.cfunc
@@ -642,30 +485,9 @@ class Kernel:
     def in_deck(self, card: int) -> bool:
         return card in self.deck_order(self.card_deck[card])
 
-    def clear_ledger(self) -> None:
-        """Forget the payments so far: scenarios count only those their steps cause."""
-        self.ledger = []
-
     def k_paid(self, payer: int, payee: int) -> int:
         """The total paid from payer to payee so far (-1: the Bank), when the ledger is on."""
         return sum(amount for _, a, b, amount in self.ledger if a == payer and b == payee)
-
-    def stack_cards(self, d: int, cards) -> None:
-        """Put cards like these (in order) on top of deck d (scenarios force card draws).
-
-        A card stands for any of its copies still in the deck."""
-        remaining = self.deck_order(d)
-        chosen = []
-        for card in cards:
-            copy = next((c for c in remaining if CARD_KINDS[c] == CARD_KINDS[card]), -1)
-            if copy < 0:
-                raise RuleError(f"card {CARD_IDS[card]} is not in deck {DECK_NAMES[d]}")
-            remaining.remove(copy)
-            chosen.append(copy)
-        order = chosen + remaining
-        self.deck_head[d] = 0
-        for i, card in enumerate(order):
-            self.queue[self.deck_first[d] + i] = card
 
     # ---- money ----------------------------------------------------------------
     @cython.cfunc
@@ -914,91 +736,7 @@ class Kernel:
         self.pending = (name, who, options)
         raise Suspend(name)
 
-    def force_answers(self, decision: str, answers) -> None:
-        """Queue answers for a named decision, whoever takes it (scenarios)."""
-        if decision not in DECISION_NAMES:
-            raise RuleError(f"no decision named {decision!r}")
-        self.forced.setdefault(decision, []).extend(int(a) for a in answers)
-        self.n_forced += len(answers)
-
-    def script_consumed(self) -> int:
-        """How many actions of the replay script have been used."""
-        return self.script_pos
-
-    def set_script(self, actions) -> None:
-        """Replay these actions, in order, at the next external decisions."""
-        self.script = [int(a) for a in actions]
-        self.script_pos = 0
-        self.script_len = len(self.script)
-
-    # ---- copying and inspection ------------------------------------------------------
-    def copy_kernel_into(self, other: "Kernel") -> None:
-        other.n_alive = self.n_alive
-        other.current = self.current
-        other.turn = self.turn
-        other.turn_cap = self.turn_cap
-        other.over = self.over
-        other.capped = self.capped
-        other.started = self.started
-        other.cash = list(self.cash)
-        other.position = list(self.position)
-        other.alive = list(self.alive)
-        other.policy = list(self.policy)
-        other.external = list(self.external)
-        other.land_count = list(self.land_count)
-        other.rest_count = list(self.rest_count)
-        other.in_turn = self.in_turn
-        other.handling = self.handling
-        other.throw_open = self.throw_open
-        other.placed_since_throw = self.placed_since_throw
-        other.moves = self.moves
-        other.deck_head = list(self.deck_head)
-        other.deck_count = list(self.deck_count)
-        other.queue = list(self.queue)
-        other.card_holder = list(self.card_holder)
-        other.rule_fired = list(self.rule_fired)
-        other.chance = self.chance.copy()
-        other.policy_rng = self.policy_rng.copy()
-        other.script_dice = list(self.script_dice)
-        other.dice_pos = self.dice_pos
-        other.dice_len = self.dice_len
-        other.script = list(self.script)
-        other.script_pos = self.script_pos
-        other.script_len = self.script_len
-        other.forced = {name: list(queue) for name, queue in self.forced.items()}
-        other.n_forced = self.n_forced
-        other.trace_lines = list(self.trace_lines)
-        other.ledger = list(self.ledger)
-
-    def landings(self) -> list:
-        return [self.land_count[s] for s in range(self.n_spaces)]
-
-    def rests(self) -> list:
-        """Per space, how many throws left the turn's token resting there (k_rest)."""
-        return [self.rest_count[s] for s in range(self.n_spaces)]
-
-    def fired(self, n_rules: int) -> list:
-        return [self.rule_fired[r] for r in range(n_rules)]
-
-    def trace(self) -> list:
-        return list(self.trace_lines)
-
-    def payments(self) -> list:
-        return list(self.ledger)
-
-    def players_cash(self) -> list:
-        return [self.cash[p] for p in range(self.n_players)]
-
-    def alive_of(self, p: int) -> bool:
-        return self.alive[p] != 0
-
-    def position_of(self, p: int) -> int:
-        return self.position[p]
-
-    def holders(self) -> list:
-        """Who holds each card (-1: in its deck or nobody)."""
-        return [self.card_holder[c] for c in range(self.n_cards)]
-
+    # ---- a deck's order, as a list (giving out a card from inside its deck) -----------
     def deck_order(self, d: int) -> list:
         return [self.queue[self.deck_first[d] + (self.deck_head[d] + i) % self.deck_size[d]]
                 for i in range(self.deck_count[d])]

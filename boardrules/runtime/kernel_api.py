@@ -1,0 +1,132 @@
+# ruff: noqa: F405
+# The runtime kernel's Python side, in Cython pure-Python mode: what scenarios, the
+# GameState API and the harness call between turns (scripted rolls, cards and answers,
+# replay scripts, copying and inspection). None of it runs inside a turn. Pasted last
+# (see kernel.py).
+import cython
+
+from .kernel import *  # noqa: F403  (one text when pasted)
+from .kernel_support import *  # noqa: F403
+
+
+@cython.cclass
+class KernelApi(Kernel):
+    """The kernel, and what Python calls on it between turns."""
+
+    def play_turn(self, p: int) -> None:
+        """Play one turn of seat p now, out of the normal order (scenarios)."""
+        self.start()
+        self.run_turn(p)
+        if self.game_over():
+            self.over = True
+
+    def script_rolls(self, values) -> None:
+        """Force the next rolls (scenarios): each value must be a face of the die rolled."""
+        self.script_dice = list(self.script_dice[self.dice_pos:]) + [int(v) for v in values]
+        self.dice_pos = 0
+        self.dice_len = len(self.script_dice)
+
+    def clear_ledger(self) -> None:
+        """Forget the payments so far: scenarios count only those their steps cause."""
+        self.ledger = []
+
+    def stack_cards(self, d: int, cards) -> None:
+        """Put cards like these (in order) on top of deck d (scenarios force card draws).
+
+        A card stands for any of its copies still in the deck."""
+        remaining = self.deck_order(d)
+        chosen = []
+        for card in cards:
+            copy = next((c for c in remaining if CARD_KINDS[c] == CARD_KINDS[card]), -1)
+            if copy < 0:
+                raise RuleError(f"card {CARD_IDS[card]} is not in deck {DECK_NAMES[d]}")
+            remaining.remove(copy)
+            chosen.append(copy)
+        order = chosen + remaining
+        self.deck_head[d] = 0
+        for i, card in enumerate(order):
+            self.queue[self.deck_first[d] + i] = card
+
+    def force_answers(self, decision: str, answers) -> None:
+        """Queue answers for a named decision, whoever takes it (scenarios)."""
+        if decision not in DECISION_NAMES:
+            raise RuleError(f"no decision named {decision!r}")
+        self.forced.setdefault(decision, []).extend(int(a) for a in answers)
+        self.n_forced += len(answers)
+
+    def script_consumed(self) -> int:
+        """How many actions of the replay script have been used."""
+        return self.script_pos
+
+    def set_script(self, actions) -> None:
+        """Replay these actions, in order, at the next external decisions."""
+        self.script = [int(a) for a in actions]
+        self.script_pos = 0
+        self.script_len = len(self.script)
+
+    def copy_kernel_into(self, other: "Kernel") -> None:
+        other.n_alive = self.n_alive
+        other.current = self.current
+        other.turn = self.turn
+        other.turn_cap = self.turn_cap
+        other.over = self.over
+        other.capped = self.capped
+        other.started = self.started
+        other.cash = list(self.cash)
+        other.position = list(self.position)
+        other.alive = list(self.alive)
+        other.policy = list(self.policy)
+        other.external = list(self.external)
+        other.land_count = list(self.land_count)
+        other.rest_count = list(self.rest_count)
+        other.in_turn = self.in_turn
+        other.handling = self.handling
+        other.throw_open = self.throw_open
+        other.placed_since_throw = self.placed_since_throw
+        other.moves = self.moves
+        other.deck_head = list(self.deck_head)
+        other.deck_count = list(self.deck_count)
+        other.queue = list(self.queue)
+        other.card_holder = list(self.card_holder)
+        other.rule_fired = list(self.rule_fired)
+        other.chance = self.chance.copy()
+        other.policy_rng = self.policy_rng.copy()
+        other.script_dice = list(self.script_dice)
+        other.dice_pos = self.dice_pos
+        other.dice_len = self.dice_len
+        other.script = list(self.script)
+        other.script_pos = self.script_pos
+        other.script_len = self.script_len
+        other.forced = {name: list(queue) for name, queue in self.forced.items()}
+        other.n_forced = self.n_forced
+        other.trace_lines = list(self.trace_lines)
+        other.ledger = list(self.ledger)
+
+    def landings(self) -> list:
+        return [self.land_count[s] for s in range(self.n_spaces)]
+
+    def rests(self) -> list:
+        """Per space, how many throws left the turn's token resting there (k_rest)."""
+        return [self.rest_count[s] for s in range(self.n_spaces)]
+
+    def fired(self, n_rules: int) -> list:
+        return [self.rule_fired[r] for r in range(n_rules)]
+
+    def trace(self) -> list:
+        return list(self.trace_lines)
+
+    def payments(self) -> list:
+        return list(self.ledger)
+
+    def players_cash(self) -> list:
+        return [self.cash[p] for p in range(self.n_players)]
+
+    def alive_of(self, p: int) -> bool:
+        return self.alive[p] != 0
+
+    def position_of(self, p: int) -> int:
+        return self.position[p]
+
+    def holders(self) -> list:
+        """Who holds each card (-1: in its deck or nobody)."""
+        return [self.card_holder[c] for c in range(self.n_cards)]

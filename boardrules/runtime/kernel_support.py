@@ -1,0 +1,152 @@
+# The runtime kernel's module level, in Cython pure-Python mode: capacities and
+# limits, the errors the rules can raise, the checks of integers kept in 32 bits,
+# and the random number generator. Pasted first (see kernel.py).
+import cython
+
+CAP_PLAYERS = cython.declare(cython.int, 16)
+CAP_SPACES = cython.declare(cython.int, 256)
+CAP_CARDS = cython.declare(cython.int, 512)
+CAP_DECKS = cython.declare(cython.int, 32)
+CAP_DICE = cython.declare(cython.int, 8)
+CAP_FACES = cython.declare(cython.int, 32)
+CAP_OPTIONS = cython.declare(cython.int, 512)
+CAP_RULES = cython.declare(cython.int, 512)
+CAP_CELLS = cython.declare(cython.int, 512)
+# (The C array sizes below are these numbers written out, as Cython needs literals there;
+# a test checks that they agree. Code generation reads the CAP_ constants from this file.)
+MASK = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
+LOOP_LIMIT = cython.declare(cython.int, 1000000)
+# The integers the rules keep (locals, counters, cash, arguments) are 32-bit on both backends.
+INT_MIN = cython.declare(cython.longlong, -2147483648)
+INT_MAX = cython.declare(cython.longlong, 2147483647)
+# How deep procedures that can call themselves may nest: the same bound on both backends,
+# well within CPython's recursion limit and the C stack.
+CALL_DEPTH_LIMIT = cython.declare(cython.int, 200)
+# A Python policy or the GameState API get a decision's answers as a list: at most this many.
+MAX_LISTED_ANSWERS = cython.declare(cython.int, 100000)
+ERROR_VALUE = cython.declare(cython.int, -2147483647)
+UNWIND_TURN = cython.declare(cython.int, 1)
+UNWIND_GAME = cython.declare(cython.int, 2)
+
+POLICY_RANDOM = cython.declare(cython.int, 1)
+POLICY_DEFAULT = cython.declare(cython.int, 2)
+POLICY_EXTERNAL = cython.declare(cython.int, 3)
+POLICY_NAMES = {"random": 1, "default": 2, "external": 3}
+# The edition's module redefines these names below the kernel.
+DECISION_NAMES: tuple = ()
+SPACE_IDS: tuple = ()
+CARD_IDS: tuple = ()
+CARD_KINDS: tuple = ()
+DIE_NAMES: tuple = ()
+DECK_NAMES: tuple = ()
+CALL_ORIGINS: tuple = ()
+
+
+def party(p) -> str:
+    """A payer or payee in the trace: a seat, or the Bank."""
+    return "bank" if p < 0 else f"p{p + 1}"
+
+
+class Unwind(Exception):
+    """`end turn`/`end game` reached inside an expression: the rest of it must not run.
+    `unwinding` already says which; the game loop catches this and reads it."""
+
+
+class Suspend(Exception):
+    """A decision nobody inside the module can take: the caller must choose."""
+
+
+class RuleError(Exception):
+    """The rules did something impossible (an illegal choice, none used as a value)."""
+
+
+GOLDEN_GAMMA = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
+MIX_1 = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
+MIX_2 = cython.declare(cython.ulonglong, 0x94D049BB133111EB)
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(-2147483647, check=True)
+def narrow(value: cython.longlong) -> cython.int:
+    """A value the rules keep (a local, a counter, an argument): it must fit in 32 bits.
+    Inline: the check is two comparisons where the value is kept."""
+    if value < INT_MIN or value > INT_MAX:
+        return overflow(value)
+    return cython.cast(cython.int, value)
+
+
+@cython.cfunc
+@cython.exceptval(-2147483647, check=True)
+def overflow(value: cython.longlong) -> cython.int:
+    raise RuleError(f"integer overflow: {value} does not fit in 32 bits ({INT_MIN} to {INT_MAX})")
+
+
+def checked_int(what: str, value, low, high) -> int:
+    """An integer argument from Python, checked alike on both backends (a C conversion
+    would raise its own errors, or wrap around)."""
+    if not isinstance(value, int):
+        raise TypeError(f"{what} must be an integer, not {type(value).__name__}")
+    if not low <= value <= high:
+        raise ValueError(f"{what} must be from {low} to {high}, not {value}")
+    return int(value)
+
+
+def kept_answer(decision: str, answer) -> int:
+    """An answer from Python (a policy, a scenario): an integer that fits in 32 bits."""
+    value = int(answer)
+    if not INT_MIN <= value <= INT_MAX:
+        raise RuleError(f"{decision}: the answer {value} does not fit in 32 bits")
+    return value
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def splitmix64(x: cython.ulonglong) -> cython.ulonglong:
+    """The output of splitmix64 for state x (the next state is x + GOLDEN_GAMMA)."""
+    z: cython.ulonglong = (x + GOLDEN_GAMMA) & MASK
+    z = ((z ^ (z >> 30)) * MIX_1) & MASK
+    z = ((z ^ (z >> 27)) * MIX_2) & MASK
+    return z ^ (z >> 31)
+
+
+@cython.cclass
+class Rng:
+    """xorshift128+: fast, seedable, identical in both backends."""
+
+    s0: cython.ulonglong
+    s1: cython.ulonglong
+
+    def __init__(self, seed: cython.ulonglong = 0):
+        self.reseed(seed)
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def reseed(self, seed: cython.ulonglong) -> cython.int:
+        """Seed both words from splitmix64, in C (a game seeds two generators)."""
+        self.s0 = splitmix64(seed & MASK)
+        self.s1 = splitmix64((seed + GOLDEN_GAMMA) & MASK) | 1
+        return 0
+
+    @cython.ccall
+    @cython.exceptval(check=False)
+    def next_u64(self) -> cython.ulonglong:
+        x: cython.ulonglong = self.s0
+        y: cython.ulonglong = self.s1
+        self.s0 = y
+        x ^= (x << 23) & MASK
+        self.s1 = x ^ y ^ (x >> 17) ^ (y >> 26)
+        return (self.s1 + y) & MASK
+
+    @cython.ccall
+    @cython.exceptval(check=False)
+    def below(self, n: cython.longlong) -> cython.longlong:
+        """A uniform integer in [0, n) for n >= 1."""
+        return cython.cast(cython.longlong,
+                           (self.next_u64() >> 11) % cython.cast(cython.ulonglong, n))
+
+    def copy(self) -> "Rng":
+        other = Rng(0)
+        other.s0 = self.s0
+        other.s1 = self.s1
+        return other
