@@ -8,13 +8,25 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 
-from .compiler.build import BuildError, build_extension, write_source
+from . import __version__
+from .cli_authoring import add_authoring, check_library_file, cmd_new, library_search
+from .cli_mutate import add_mutate, apply_mutation_file, cmd_mutate, read_mutation
+from .cli_support import (
+    USAGE_ERROR,
+    DefaultsHelpFormatter,
+    UsageError,
+    check_edition,
+    check_engine,
+    check_output,
+    checked_module,
+    percent,
+)
+from .compiler.build import BuildError, build_extension, step, watching, write_source
 from .compiler.diagnostics import CompileError
+from .harness.ray_engine import RayUnavailable
 from .harness.simulate import (
     ENGINES,
     ProgressBar,
@@ -23,14 +35,15 @@ from .harness.simulate import (
     simulate,
     write_records,
 )
+from .progress import BuildProgress
 from .runtime.loader import BACKENDS, EditionNotFound, resolve_edition
 
 
-class UsageError(Exception):
-    """A bad command-line argument: reported on one line, exit status 2."""
-
-
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs) -> None:  # every command's help says the defaults
+        kwargs.setdefault("formatter_class", DefaultsHelpFormatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> None:  # one line, not argparse's usage dump
         raise UsageError(message)
 
@@ -56,6 +69,7 @@ _seed = _at_least(0)
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="boardrules", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     check = commands.add_parser("check", help="parse and check a rules file")
@@ -75,24 +89,39 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = commands.add_parser("simulate", help="play N seeded games and summarise them")
     sim.add_argument("edition", help="an edition name under rulesets/ or a .rules file")
-    sim.add_argument("--games", type=_positive, default=1000)
-    sim.add_argument("--players", type=_positive, default=4)
-    sim.add_argument("--seed", type=_seed, default=0)
-    sim.add_argument("--backend", choices=BACKENDS, default="compiled")
+    sim.add_argument("--games", type=_positive, default=1000, help="games to play")
+    sim.add_argument("--players", type=_positive, default=4, help="players in each game")
+    sim.add_argument("--seed", type=_seed, default=0,
+                     help="the run's seed, from which each game's seed derives")
+    sim.add_argument("--backend", choices=BACKENDS, default="compiled",
+                     help="the C extension, or the same generated module run by CPython")
     sim.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     sim.add_argument("--games-out", metavar="FILE",
                      help="write one record per game: .csv, else JSON lines (seed, turns, "
                      "winner, how it ended, final cash per seat)")
-    sim.add_argument("--workers", type=_positive, help="worker processes (default: CPUs)")
-    sim.add_argument("--engine", choices=ENGINES, default="processes")
-    sim.add_argument("--turn-limit", type=_positive, help="override the edition's turn cap")
+    sim.add_argument("--workers", type=_positive,
+                     help="worker processes, or the CPUs of the local Ray that --engine ray "
+                     "starts (default: one per CPU; with --address, the cluster's CPUs)")
+    sim.add_argument("--engine", choices=ENGINES, default="processes",
+                     help="local worker processes, or Ray tasks playing batches of games, "
+                     "which needs pip install -e '.[ray]'")
+    sim.add_argument("--address", metavar="ADDR",
+                     help="with --engine ray: the Ray cluster to run on, as `ray start "
+                     "--head` prints it (host:port) (default: a local Ray for the run)")
+    sim.add_argument("--turn-limit", type=_positive,
+                     help="override the edition's turn cap (default: the edition's)")
     sim.add_argument("--policy", choices=("default", "random"), default="default",
                      help="the built-in policy every seat plays")
     sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                      help="choose one of the edition's options (variants); repeatable")
+    sim.add_argument("--check-invariants", action="store_true",
+                     help="also check every game's invariants after each turn (money through "
+                     "the ledger, retired owners, supply, even building...); exit 1 on a "
+                     "violation")
     test = commands.add_parser("test", help="run an edition's scenarios on both backends")
     test.add_argument("edition", help="an edition name under rulesets/ or a .rules file")
-    test.add_argument("--backend", choices=BACKENDS, help="only this backend")
+    test.add_argument("--backend", choices=BACKENDS,
+                      help="only this backend (default: both)")
 
     cov = commands.add_parser("coverage",
                               help="which rulebook sentences are implemented and tested")
@@ -102,28 +131,38 @@ def build_parser() -> argparse.ArgumentParser:
                      help="write the coverage page: one self-contained HTML file")
     cov.add_argument("--games", type=_positive,
                      help="also simulate N games and list the rules that never fired")
-    cov.add_argument("--seed", type=_seed, default=0)
+    cov.add_argument("--seed", type=_seed, default=0, help="the seed of the --games run")
     cov.add_argument("--players", type=_positive, help="for --games (default: the most)")
-    cov.add_argument("--fail-under", type=float, metavar="PCT",
-                     help="exit 1 when fewer sentences are tested or waived")
+    cov.add_argument("--fail-under", type=percent, metavar="PCT",
+                     help="exit 1 when fewer sentences are tested or waived (0 to 100; "
+                     "default: never)")
     _add_analysis_commands(commands)
+    add_mutate(commands)  # mutate, and coverage --mutation
+    add_authoring(commands)  # new, and --lib on every command that compiles
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run a command: 0 when it succeeds, 1 when the rules or the games fail, 2 for a bad
+    argument (README, "Commands")."""
     try:
-        args = build_parser().parse_args(argv)
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as exc:  # --help, --version
+            return exc.code if isinstance(exc.code, int) else 0
         if args.command is None:
-            build_parser().print_help()
-            return 2
-        return COMMANDS[args.command](args)
-    except UsageError as exc:
+            raise UsageError("a command is needed: " + ", ".join(COMMANDS)
+                             + " (boardrules --help says more)")
+        with watching(BuildProgress()):  # compiling shows its steps on a terminal
+            with library_search(args):
+                return COMMANDS[args.command](args)
+    except (UsageError, EditionNotFound, RayUnavailable) as exc:
         print(f"boardrules: error: {exc}", file=sys.stderr)
-        return 2
+        return USAGE_ERROR
     except CompileError as exc:
         print(exc.render(), file=sys.stderr)
         return 1
-    except (BuildError, EditionNotFound, SimulationError, ValueError, OSError) as exc:
+    except (BuildError, SimulationError, ValueError, OSError) as exc:
         print(f"boardrules: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
@@ -134,7 +173,11 @@ def main(argv: list[str] | None = None) -> int:
 def _compile(name: str, until: str = "codegen", after_pass=None):
     from .compiler.pipeline import compile_rules
 
-    return compile_rules(resolve_edition(name), until=until, after_pass=after_pass)
+    path = resolve_edition(name)
+    if after_pass is not None:  # the IR goes to the terminal: no progress bar over it
+        return compile_rules(path, until=until, after_pass=after_pass)
+    with step("front end", path.stat().st_size):
+        return compile_rules(path, until=until)
 
 
 def _ir_dumper(wanted: str):
@@ -160,6 +203,9 @@ def _print_warnings(compilation) -> None:
 
 
 def cmd_check(args) -> int:
+    library = check_library_file(args.file)  # a library module alone: what can be checked
+    if library is not None:
+        return library
     # every pass that can reject a program, so that check never passes what compile rejects
     compilation = _compile(args.file, until=_last_checking_pass())
     _print_warnings(compilation)
@@ -191,13 +237,15 @@ def cmd_compile(args) -> int:
 
 def cmd_simulate(args) -> int:
     policies = None if args.policy == "default" else [args.policy] * args.players
+    check_edition(args.edition)
     for output in (args.json, args.games_out):  # before any game is played
-        if output and not _writable(Path(output)):
-            raise UsageError(f"cannot write {output}")
+        check_output(output)
+    check_engine(args.engine, args.address)
+    checked_module(args.edition, args.backend, args.players, args.option)
     summary = simulate(args.edition, args.games, args.players, args.seed, args.backend,
                        workers=args.workers, engine=args.engine, turn_cap=args.turn_limit,
                        policies=policies, options=args.option, progress=ProgressBar(),
-                       records=bool(args.games_out))
+                       records=bool(args.games_out), address=args.address)
     data = summary.to_json()
     print(format_summary(data))
     if args.json:
@@ -207,13 +255,11 @@ def cmd_simulate(args) -> int:
         write_records(Path(args.games_out), sorted(summary.tally.records,
                                                    key=lambda r: r["game"]))
         print(f"wrote {args.games_out}")
+    if args.check_invariants:
+        from .harness.invariant_run import command as check_invariants
+
+        return check_invariants(args, policies)
     return 0
-
-
-def _writable(path: Path) -> bool:
-    folder = path.parent if str(path.parent) else Path(".")
-    return folder.is_dir() and os.access(folder, os.W_OK) and (
-        not path.exists() or os.access(path, os.W_OK))
 
 
 def cmd_test(args) -> int:
@@ -234,10 +280,18 @@ def cmd_coverage(args) -> int:
     from .harness.coverage_html import render_html
     from .harness.scenarios import run_edition
 
+    check_edition(args.edition)
+    check_output(args.json)
+    check_output(args.html)
+    mutation = read_mutation(args.mutation)
+    if args.games:  # the players checked before the scenarios run
+        module = checked_module(args.edition, "compiled")
+        players = args.players or module.MAX_PLAYERS
+        checked_module(args.edition, "compiled", players)
     compilation, outcomes = run_edition(args.edition)
     report = coverage(compilation, outcomes)
+    apply_mutation_file(report, mutation, args)
     if args.games:
-        players = args.players or compilation.program.max_players
         summary = simulate(args.edition, args.games, players, args.seed,
                            progress=ProgressBar())
         figures = summary.to_json()
@@ -309,48 +363,12 @@ def _add_analysis_commands(commands) -> None:
                          help="also write the comparison as JSON (default: none)")
 
 
-def _check_output(path: Path, folder: bool = False) -> None:
-    """Refuse an output path that cannot be written, before any game is played: a folder
-    is created (parents too) and a file tried in it; a file's folder must exist."""
-    try:
-        if folder:
-            path.mkdir(parents=True, exist_ok=True)
-        elif path.is_dir():
-            raise UsageError(f"cannot write to {path}: it is a folder")
-        with tempfile.TemporaryFile(dir=path if folder else path.parent):
-            pass
-        if not folder and path.exists():
-            path.open("a").close()
-    except OSError as exc:
-        raise UsageError(f"cannot write to {path}: {exc.strerror or exc}") from None
-
-
-def _checked_module(edition: str, backend: str, players: int, options: list[str]):
-    """The edition's module, with the players and the options checked (exit 2)."""
-    from .harness.simulate import parse_options
-    from .runtime.loader import load_module
-
-    try:
-        resolve_edition(edition)
-    except EditionNotFound as exc:
-        raise UsageError(str(exc)) from None
-    module = load_module(edition, backend)
-    if not module.MIN_PLAYERS <= players <= module.MAX_PLAYERS:
-        raise UsageError(f"{module.EDITION} is for {module.MIN_PLAYERS} to "
-                         f"{module.MAX_PLAYERS} players, not {players}")
-    try:
-        parse_options(module, options)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    return module
-
-
 def cmd_report(args) -> int:
     from .harness.report import run_report
 
     out = Path(args.out)
-    _check_output(out, folder=True)
-    _checked_module(args.edition, args.backend, args.players, args.option)
+    check_output(out, folder=True)
+    checked_module(args.edition, args.backend, args.players, args.option)
     policies = None if args.policy == "default" else [args.policy] * args.players
     runs = run_report(args.edition, args.games, args.players, args.seed, out,
                       options=args.option, backend=args.backend, workers=args.workers,
@@ -378,10 +396,9 @@ def cmd_compare(args) -> int:
         sides = sides_to_compare(args.edition, args.edition_b, args.option)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    if args.json:
-        _check_output(Path(args.json))
+    check_output(args.json)
     for edition, options in sides:
-        _checked_module(edition, args.backend, args.players, options)
+        checked_module(edition, args.backend, args.players, options)
     policies = None if args.policy == "default" else [args.policy] * args.players
     a, b = (simulate(edition, args.games, args.players, args.seed + offset, args.backend,
                      workers=args.workers, turn_cap=args.turn_limit, policies=policies,
@@ -400,7 +417,8 @@ def cmd_compare(args) -> int:
 COMMANDS = {"check": cmd_check, "compile": cmd_compile, "cache": cmd_cache,
             "simulate": cmd_simulate,
             "test": cmd_test, "coverage": cmd_coverage,
-            "report": cmd_report, "compare": cmd_compare}
+            "report": cmd_report, "compare": cmd_compare, "new": cmd_new,
+            "mutate": cmd_mutate}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from boardrules.runtime.loader import load_module
+
+
+def pytest_addoption(parser) -> None:
+    parser.addoption("--fuzz-examples", type=int, default=None,
+                     help="examples per long fuzz test (pytest -m fuzz; default: "
+                     "$BOARDRULES_FUZZ_EXAMPLES, else each test's own)")
+
+
+@pytest.fixture(scope="session")
+def fuzz_examples(request) -> int | None:
+    """The long fuzz budget asked for, if any (tests/fuzz)."""
+    given = request.config.getoption("--fuzz-examples")
+    return given or int(os.environ.get("BOARDRULES_FUZZ_EXAMPLES", 0)) or None
+
 
 ROOT = Path(__file__).resolve().parents[1]
 RULESETS = ROOT / "rulesets"

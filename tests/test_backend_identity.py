@@ -32,3 +32,16 @@ def test_different_seeds_play_different_games(disney_compiled):
     a.play()
     b.play()
     assert a.trace() != b.trace()
+
+
+@pytest.mark.parametrize("options", [{"short_game": 1}, {"time_limit": 20}],
+                         ids=["short_game", "time_limit"])
+def test_identical_in_each_variant(disney_interpreted, disney_compiled, options,
+                                   assert_same_game, play_on_both):
+    """The variants' deals, valuation, rounds and endings play alike on both backends."""
+    for seed in SEEDS[:4]:
+        interpreted, compiled = play_on_both(disney_interpreted, disney_compiled, 4, seed,
+                                             options=options)
+        assert compiled.over and not compiled.capped and compiled.ended_by > 0
+        assert_same_game(interpreted, compiled, f"{options} seed {seed}")
+        assert interpreted.winner() == compiled.winner()

@@ -55,3 +55,14 @@ def test_rules_cannot_assign_an_option(tmp_path):
                                                 "move(p, roll(one))\n    generous = true"))
     with pytest.raises(CompileError, match="cannot change"):
         compile_rules(edition, until="check")
+
+
+def test_disney_offers_its_two_short_games(disney_compiled):
+    options = {name: (kind, default) for name, kind, default, _ in disney_compiled.OPTIONS}
+    assert options == {"short_game": ("bool", 0), "time_limit": ("int", 0)}
+    assert parse_options(disney_compiled, ["short_game", "time_limit=30"]) == {
+        "short_game": 1, "time_limit": 30}
+    for chosen, reason in (({"short_game": 1}, 2), ({"time_limit": 5}, 1)):
+        game = disney_compiled.Game(4, seed=9, options=chosen)
+        game.play()
+        assert game.over and game.ended_by == reason, chosen

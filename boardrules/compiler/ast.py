@@ -218,7 +218,7 @@ class EndTurn(Stmt):
 
 @dataclass(frozen=True)
 class EndGame(Stmt):
-    pass
+    winner: Expr | None = None  # `end game winner p`: the game ends and p wins
 
 
 # ---- declarations ---------------------------------------------------------------
@@ -419,6 +419,15 @@ class Waive(Decl):
 
 
 @dataclass(frozen=True)
+class Equivalent(Decl):
+    """A mutant the scenarios cannot kill because it behaves like the rules (boardrules
+    mutate): `equivalent "proc auction: `a` -> `b`" because "reason"`."""
+
+    mutant: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class Assumption(Decl):
     name: str
     reason: str
@@ -426,10 +435,13 @@ class Assumption(Decl):
 
 @dataclass(frozen=True)
 class GameProp(Node):
-    kind: str  # over | score | turn_limit | first
+    # over | rounds (over after N rounds) | bankruptcy (over at first bankruptcy, value: its
+    # condition) | score | valuation (a score with a condition) | turn_limit | first
+    kind: str
     value: Expr
     params: tuple[Param, ...]
     provenance: tuple[Provenance, ...]
+    condition: Expr | None = None  # a valuation's `when`
 
 
 @dataclass(frozen=True)
@@ -446,6 +458,7 @@ class ScenarioStep(Node):
     body: tuple[Stmt, ...] = ()
     count: int = 0
     text: str = ""  # the step's source text, quoted when an expectation fails
+    negated: bool = False  # expect not legal(...)
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ import shutil
 import sys
 import sysconfig
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.util import find_spec
@@ -135,12 +135,17 @@ def artifact_for(compilation: Compilation) -> Artifact:
 
 def write_source(compilation: Compilation) -> Artifact:
     """Write the generated module into the cache (no C compiler needed)."""
-    artifact = artifact_for(compilation)
+    return publish_source(artifact_for(compilation), compilation.code)
+
+
+def publish_source(artifact: Artifact, code: str) -> Artifact:
+    """Put generated code into the cache under the artifact's name, unless it is there
+    (also how a Ray worker receives a module generated on the driver's machine)."""
     if not verified(artifact.source):
         discard(artifact.source, artifact.extension)  # the extension was built from it
 
         def write(tmp: Path) -> None:
-            seal(tmp / artifact.source.name, compilation.code.encode())
+            seal(tmp / artifact.source.name, code.encode())
         _publish(artifact, write, replace_existing_dir=True)
     return artifact
 
@@ -267,11 +272,37 @@ def clean_cache() -> int:
     return len(entries)
 
 
+# ---- progress: who watches the steps of a build (the command line, on a terminal) --------
+StepWatcher = Callable[[str, int], AbstractContextManager[object]]
+_watchers: list[StepWatcher] = []
+
+
+@contextmanager
+def watching(watcher: StepWatcher) -> Iterator[None]:
+    """While in the block, `watcher(step, size)` wraps each step of a build: "front end",
+    "Cython" and "C compiler", with the size in bytes of what the step reads."""
+    _watchers.append(watcher)
+    try:
+        yield
+    finally:
+        _watchers.remove(watcher)
+
+
+@contextmanager
+def step(name: str, size: int = 0) -> Iterator[None]:
+    """One step of a build, shown to whoever watches (nothing when nobody does)."""
+    with ExitStack() as stack:
+        for watcher in list(_watchers):
+            stack.enter_context(watcher(name, size))
+        yield
+
+
 def _compile(source: Path, extension: Path) -> None:
     c_file = source.with_suffix(".c")
     cython_cmd = [sys.executable, "-m", "cython", "-3", "--fast-fail", *CYTHON_DIRECTIVES,
                   "-o", str(c_file), str(source)]
-    _run(cython_cmd, "Cython")
+    with step("Cython", source.stat().st_size):
+        _run(cython_cmd, "Cython")
     compiler_cmd = c_compiler()
     if shutil.which(compiler_cmd[0]) is None:
         raise BuildError(
@@ -279,7 +310,8 @@ def _compile(source: Path, extension: Path) -> None:
         )
     include = sysconfig.get_paths()["include"]
     flags = [*C_FLAGS, f"-I{include}"]
-    _run([*compiler_cmd, *flags, "-o", str(extension), str(c_file)], "the C compiler")
+    with step("C compiler", c_file.stat().st_size):
+        _run([*compiler_cmd, *flags, "-o", str(extension), str(c_file)], "the C compiler")
 
 
 def _run(command: list[str], what: str) -> None:

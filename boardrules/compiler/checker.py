@@ -48,6 +48,9 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
         self.n_cards = len(self.card_slots)
         self.rule_index = {name: i for i, name in enumerate(symbols.rules)}
         self.param_values: dict[str, tuple[int, Type]] = {}
+        # params whose value reads options (`set x = if short_game then 3 else 4`): their
+        # expression, read wherever the param is (they are not constants)
+        self.variant_params: dict[str, ir.Expr] = {}
         self.global_names = symbols.global_names()  # fixed once the declarations are collected
         self._evaluating: set[str] = set()
         self.legal: ast.DecisionDecl | None = None  # the decision whose default is being lowered
@@ -79,8 +82,13 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
         first = self._game_expr(game.get("first"), Type("player"))
         over = self._game_expr(game.get("over"), BOOL)
         score = self._score(game.get("score"))
+        valuation = game.get("valuation")
+        if valuation is not None:
+            score = self._valuation(valuation, score)
+        round_limit = self._game_expr(game.get("rounds"), INT)
+        bankruptcy_ends = self._game_expr(game.get("bankruptcy"), BOOL)
         turn_limit = self.constant(game["turn_limit"].value)[0] if "turn_limit" in game else 1000
-        scenarios = lower_scenarios(self, props)
+        scenarios = lower_scenarios(self, props, dice)
         spaces = list(s.spaces.values())
         track_of: dict[str, int] = {}
         on_track = [sp for sp in spaces if not sp.offboard_at]
@@ -134,7 +142,10 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
             first_player=first,
             over_when=over,
             score=score,
-            constants={name: value for name, (value, _) in self.param_values.items()},
+            round_limit=round_limit,
+            bankruptcy_ends=bankruptcy_ends,
+            constants={name: value for name, (value, _) in self.param_values.items()
+                       if name not in self.variant_params},
             scenarios=scenarios.scenarios,
             scenario_functions=scenarios.functions,
             scenario_aggregates=scenarios.aggregates,
@@ -257,6 +268,18 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
         if params[0][0] != "p":
             lowered = rename_local(lowered, params[0][0], "p")
         return lowered
+
+    def _valuation(self, prop: ast.GameProp, score: ir.Expr | None) -> ir.Expr | None:
+        """`score(p) = V when C`: the score is V while C holds, else the other score (the
+        player's cash without one)."""
+        value = self._score(prop)
+        if value is None or prop.condition is None:
+            return score
+        condition = self.expr(prop.condition, Scope("score", VOID))
+        self._expect(condition.type, BOOL, prop.condition.span)
+        otherwise = score if score is not None else ir.State(
+            INT, "player_cash", ir.Local(Type("player"), "p"), False)
+        return ir.Conditional(INT, condition, value, otherwise)
 
     @contextmanager
     def lifting_into(self, aggregates: list[ir.Aggregate], prefix: str) -> Iterator[None]:

@@ -23,6 +23,7 @@ from .optimize.effects import Effects, analyse, node_unwinds
 from .optimize.fold import Folder
 from .optimize.integers import Ranges
 from .optimize.walk import map_expr, walk_stmts
+from .order import order_context
 from .primitives import DECK_FUNCTIONS, KERNEL_FUNCTIONS
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -42,7 +43,8 @@ KERNEL_CALLS = {
     **{f"k_{name}": len(params) for name, (params, _) in KERNEL_FUNCTIONS.items()
        if name not in ("min", "max", "abs")},
     **{f"k_{name}": 1 for name in DECK_FUNCTIONS},
-    "k_roll": 1, "k_some": 1, "k_unwound": 1, "chk": 2, "tick": 0, "winner": 0,
+    "k_roll": 1, "k_some": 1, "k_unwound": 1, "k_divisor": 1, "chk": 2, "tick": 0,
+    "winner": 0,
 }
 # Kernel values the rules code writes as well as reads (`end turn` sets `unwinding`).
 KERNEL_VALUES = ("unwinding",)
@@ -220,6 +222,7 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
         "describe": ir_text.aggregate,
         "versioned": _versioned(program),
         "wide": Ranges(program).wide,
+        **order_context(effects),
     }
 
 
@@ -280,6 +283,7 @@ def generate_scenarios(program: ir.Program, source_name: str,
         # the memo versions
         "indexed_counters": {},
         "versioned": [],
+        **order_context(effects, production=False),  # Python keeps the order by itself
     }
     return environment().get_template("scenarios.py.j2").render(context)
 

@@ -25,6 +25,22 @@ class Span:
 UNKNOWN_SPAN = Span("<builtin>", 0, 0, 0, 0)
 
 
+def source_lines(text: str) -> list[str]:
+    """A file's lines as spans number them: split at \\n only, as the parser counts (not
+    at the \\r, \\f, \\x85 or \\u2028 that str.splitlines() also breaks at), each
+    without its \\r\\n ending's \\r."""
+    return [line.removesuffix("\r") for line in text.removeprefix("\ufeff").split("\n")]
+
+
+def one_line(text: str) -> str:
+    """A message on one line: the control characters a string of the rules file may bring
+    into it (a newline, a carriage return) are written as escapes, so no output line is
+    forged."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     severity: str  # "error" or "warning"
@@ -34,7 +50,7 @@ class Diagnostic:
 
     def render(self, sources: dict[str, str] | None = None) -> str:
         """The message, the offending line and a caret under the span."""
-        lines = [f"{self.span}: {self.severity}: {self.message}"]
+        lines = [f"{self.span}: {self.severity}: {one_line(self.message)}"]
         text = (sources or {}).get(self.span.path)
         if text is None and self.span.line > 0:
             try:
@@ -42,13 +58,13 @@ class Diagnostic:
             except (OSError, UnicodeDecodeError):
                 text = None
         if text is not None and self.span.line > 0:
-            source_lines = text.removeprefix("\ufeff").splitlines()
-            if self.span.line <= len(source_lines):
-                line = source_lines[self.span.line - 1]
+            numbered = source_lines(text)
+            if self.span.line <= len(numbered):
+                line = numbered[self.span.line - 1]
                 lines.append(f"    {line}")
                 lines.append("    " + _caret(line, self.span))
         if self.hint:
-            lines.append(f"  hint: {self.hint}")
+            lines.append(f"  hint: {one_line(self.hint)}")
         return "\n".join(lines)
 
 

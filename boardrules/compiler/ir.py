@@ -379,12 +379,16 @@ class Die:
 
 @dataclass(frozen=True)
 class ScenarioStep:
-    kind: str  # given | dice | cards | answer | play | expect
+    kind: str  # given | dice | cards | answer | play | expect | legal
     line: int
-    function: str = ""  # given: the setup; play: gives the player; expect: the test
+    function: str = ""  # given: the setup; play: gives the player; expect, legal: the test
     values: tuple[int, ...] = ()  # dice faces, card indices, answers
     target: str = ""  # the deck or decision
-    text: str = ""  # expect: its source text
+    text: str = ""  # expect, legal: its source text
+    types: tuple[str, ...] = ()  # dice, answer: each value's type, to show it by name
+    masks: tuple[int, ...] = ()  # dice: per value, the dice it is a face of (bit d: die d)
+    spans: tuple[Span, ...] = ()  # dice: where each value is written
+    negated: bool = False  # legal: `expect not legal(...)`
     left_type: str = ""  # expect A op B: the types and texts of A and B, to show values
     right_type: str = ""
     left_text: str = ""
@@ -436,6 +440,9 @@ class Program:
     first_player: Expr | None
     over_when: Expr | None
     score: Expr | None
+    # `over after N rounds` (N, an int) and `over at first bankruptcy when C` (C, a bool)
+    round_limit: Expr | None = None
+    bankruptcy_ends: Expr | None = None
     constants: dict[str, int] = field(default_factory=dict)
     scenarios: tuple[Scenario, ...] = ()
     # the test layer (scenario steps and the aggregates they lift): never in the production module

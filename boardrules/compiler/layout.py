@@ -63,22 +63,32 @@ class LayoutLowering:
             )
             value: tuple[int, Type] = (0, declared)
         else:
-            value = self.constant(expr, declared)
+            value = self.constant(expr, declared, variant=name)
         self._evaluating.discard(name)
         self.param_values[name] = (value[0], declared)
         return self.param_values[name]
 
-    def constant(self, expr: ast.Expr, expected: Type | None = None) -> tuple[int, Type]:
-        """Evaluate a compile-time constant expression (data tables, params, faces)."""
+    def constant(self, expr: ast.Expr, expected: Type | None = None,
+                 variant: str = "") -> tuple[int, Type]:
+        """Evaluate a compile-time constant expression (data tables, params, faces). The
+        value of the param named `variant` may instead read options: it is then a variant
+        param (`self.variant_params`), read as its expression wherever it is used."""
         lowered = self.expr(expr, Scope("<constant>", VOID))
         if expected is not None and not assignable(lowered.type, expected):
             self._expect(lowered.type, expected, expr.span)
             return 0, expected
         value = fold(lowered)
+        if value is None and variant and _reads_only_options(lowered):
+            self.variant_params[variant] = lowered
+            return 0, lowered.type
         if value is None:
             if lowered.type != ERROR:
-                self.report.error(expr.span, "this must be a constant known when compiling",
-                                  "use numbers, params, spaces, groups or enum members")
+                self.report.error(
+                    expr.span, "this must be a constant known when compiling",
+                    "it reads an option, known only when a game is created"
+                    if _reads_only_options(lowered) else
+                    "use numbers, params, spaces, groups or enum members"
+                    + (", or options (a param's value may read them)" if variant else ""))
             return 0, lowered.type
         return value, lowered.type
 
@@ -232,3 +242,26 @@ def _where(span: Span) -> str:
 def _first_quote(decl) -> str:
     """The first rulebook sentence a declaration quotes (none for most procedures)."""
     return next((p.text for p in getattr(decl, "provenance", ()) if isinstance(p, ast.Quote)), "")
+
+
+def _reads_only_options(e: ir.Expr) -> bool:
+    """Whether an expression is made of constants and options only (and reads one): the
+    value of a variant param, fixed when a game is created."""
+    found = False
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        match node:
+            case ir.Const():
+                pass
+            case ir.State(entity=None, element=None) if node.array.startswith("option_"):
+                found = True
+            case ir.Unary():
+                stack.append(node.operand)
+            case ir.Binary():
+                stack.extend((node.left, node.right))
+            case ir.Conditional():
+                stack.extend((node.test, node.then, node.otherwise))
+            case _:
+                return False
+    return found

@@ -1,8 +1,9 @@
 """Pass 2: load the edition file and, depth first, the libraries it imports.
 
-`import classic` reads `classic.rules` from the library folder: the edition's
-sibling `lib/` folder (rulesets/lib). Libraries come before the edition, in
-import order, each once; a cycle or a missing library is an error at the import.
+`import classic` reads `classic.rules` from the first folder of the library
+search path that has it (libpath.py: $BOARDRULES_PATH and --lib, the edition's
+sibling `lib/` folder, the bundled library). Libraries come before the edition,
+in import order, each once; a cycle or a missing library is an error at the import.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 
 from . import ast
 from .diagnostics import CompileError, Diagnostic, Span, did_you_mean
+from .libpath import available_libraries, find_library, search_path
 from .parser import parse
 
 
@@ -29,10 +31,12 @@ class SourceSet:
 
 
 def library_dir(edition_path: Path) -> Path:
+    """The `lib` folder beside the edition's folder (one folder of the search path)."""
     return edition_path.resolve().parent.parent / "lib"
 
 
-def load_sources(edition_path: Path) -> SourceSet:
+def load_sources(edition_path: Path, search: list[Path] | None = None) -> SourceSet:
+    """The edition and its libraries, found on `search` (default: libpath.search_path)."""
     texts: dict[str, str] = {}
     path = str(edition_path)
     try:
@@ -44,13 +48,14 @@ def load_sources(edition_path: Path) -> SourceSet:
     texts[path] = text
     edition = parse(text, path)
     libraries: list[ast.Module] = []
-    _load_imports(edition, library_dir(edition_path), texts, libraries, (path,))
+    search = search_path(edition_path) if search is None else search
+    _load_imports(edition, search, texts, libraries, (path,))
     return SourceSet(edition, tuple(libraries), texts)
 
 
 def _load_imports(
     module: ast.Module,
-    lib_dir: Path,
+    search: list[Path],
     texts: dict[str, str],
     loaded: list[ast.Module],
     stack: tuple[str, ...],
@@ -59,26 +64,27 @@ def _load_imports(
     for decl in module.decls:
         if not isinstance(decl, ast.Import):
             continue
-        lib_path = lib_dir / f"{decl.name}.rules"
+        lib_path = find_library(decl.name, search)
+        if lib_path is None:
+            available = available_libraries(search)
+            hint = did_you_mean(decl.name, available) or (
+                f"libraries on the search path: {', '.join(available) or 'none'} "
+                "(add a folder with --lib DIR or $BOARDRULES_PATH)"
+            )
+            errors.append(
+                Diagnostic("error", decl.span, f"no library named '{decl.name}'", hint)
+            )
+            continue
         key = str(lib_path)
-        if key in stack:
-            chain = [Path(p).stem for p in stack[stack.index(key):]] + [decl.name]
+        same = [Path(p).resolve() == lib_path.resolve() for p in stack]
+        if any(same):
+            chain = [Path(p).stem for p in stack[same.index(True):]] + [decl.name]
             errors.append(
                 Diagnostic("error", decl.span, f"import cycle: {' -> '.join(chain)}",
                            "a library may not import, directly or not, what imports it")
             )
             continue
-        if any(m.path == key for m in loaded):
-            continue
-        if not lib_path.is_file():
-            available = sorted(p.stem for p in lib_dir.glob("*.rules")
-                               if p.is_file()) if lib_dir.is_dir() else []
-            hint = did_you_mean(decl.name, available) or (
-                f"libraries in {lib_dir}: {', '.join(available) or 'none'}"
-            )
-            errors.append(
-                Diagnostic("error", decl.span, f"no library named '{decl.name}'", hint)
-            )
+        if any(Path(m.path).resolve() == lib_path.resolve() for m in loaded):
             continue
         try:
             text = lib_path.read_text(encoding="utf-8")
@@ -88,7 +94,7 @@ def _load_imports(
             continue
         texts[key] = text
         library = parse(text, key)
-        _load_imports(library, lib_dir, texts, loaded, (*stack, key))
+        _load_imports(library, search, texts, loaded, (*stack, key))
         loaded.append(library)
     if errors:
         raise CompileError(errors)

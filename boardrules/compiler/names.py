@@ -26,6 +26,8 @@ BUILTIN_VALUES: dict[str, ir.Expr] = {
     "players_count": ir.Builtin(INT, "players_count"),
     "game_over": ir.Builtin(BOOL, "game_over"),
     "winner": ir.Builtin(Type("player", True), "winner"),
+    "rounds": ir.Builtin(INT, "rounds"),
+    "bankruptcies": ir.Builtin(INT, "bankruptcies"),
     "bank": ir.Const(Type("player", True), -1),
 }
 
@@ -67,6 +69,9 @@ class NameResolution:
     def _param(self, e: ast.Name) -> ir.Expr:
         self.used.add(f"param:{e.name}")
         value, ptype = self.param_value(e.name)
+        variant = self.variant_params.get(e.name)
+        if variant is not None:  # its value reads options: read it where it is used
+            return variant
         return ir.Const(ptype, value)
 
     def _option(self, e: ast.Name) -> ir.Expr:

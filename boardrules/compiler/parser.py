@@ -328,9 +328,14 @@ class _ToAst(Transformer_NonRecursive):
     def end_game_stmt(self, meta, c):
         return ast.EndGame(self._span(meta))
 
+    def end_game_winner_stmt(self, meta, c):
+        return ast.EndGame(self._span(meta), c[0])
+
     # ---- declarations -------------------------------------------------------
     def start(self, meta, c):
-        return Tree("start", c)
+        # `import a, b` gives one Import per name
+        decls = [d for item in c for d in (item if isinstance(item, list) else [item])]
+        return Tree("start", decls)
 
     def edition_prop(self, meta, c):
         return (str(c[0]), tuple(c[1:]), self._span(meta))
@@ -339,7 +344,9 @@ class _ToAst(Transformer_NonRecursive):
         return ast.Edition(self._span(meta), self._str(c[0]), tuple(c[1:]))
 
     def import_(self, meta, c):
-        return ast.Import(self._span(meta), str(c[0]))
+        if len(c) == 1:
+            return ast.Import(self._span(meta), str(c[0]))
+        return [ast.Import(_token_span(self.path, name), str(name)) for name in c]
 
     def param(self, meta, c):
         value = c[2] if len(c) > 2 and isinstance(c[2], ast.Expr) else None
@@ -495,14 +502,30 @@ class _ToAst(Transformer_NonRecursive):
     def waive(self, meta, c):
         return ast.Waive(self._span(meta), self._str(c[0]), self._str(c[1]))
 
+    def equivalent(self, meta, c):
+        return ast.Equivalent(self._span(meta), self._str(c[0]), self._str(c[1]))
+
     def assume_item(self, meta, c):
         return ast.Assumption(self._span(meta), str(c[0]), self._str(c[1]))
 
     def over_when(self, meta, c):
         return ast.GameProp(self._span(meta), "over", c[0], (), self._prov(c))
 
+    def over_after_rounds(self, meta, c):
+        return ast.GameProp(self._span(meta), "rounds", c[0], (), self._prov(c))
+
+    def over_at_bankruptcy(self, meta, c):
+        span = self._span(meta)
+        given = [x for x in c if not isinstance(x, ast.Quote | ast.Assume)]
+        condition = given[0] if given else ast.BoolLit(span, True)
+        return ast.GameProp(span, "bankruptcy", condition, (), self._prov(c))
+
     def score_def(self, meta, c):
         return ast.GameProp(self._span(meta), "score", c[1], c[0], self._prov(c))
+
+    def valuation_def(self, meta, c):
+        return ast.GameProp(self._span(meta), "valuation", c[1], c[0], self._prov(c),
+                            condition=c[2])
 
     def turn_limit(self, meta, c):
         return ast.GameProp(self._span(meta), "turn_limit", c[0], (), self._prov(c))
@@ -541,6 +564,21 @@ class _ToAst(Transformer_NonRecursive):
         source = self.text[meta.start_pos:meta.end_pos] if self.text else ""
         text = source.split("expect", 1)[-1].strip()
         return ast.ScenarioStep(self._span(meta), "expect", exprs=(c[0],), text=text)
+
+    def ask_call(self, meta, c):
+        return ast.Ask(self._span(meta), str(c[0]), c[1] if len(c) > 1 else ())
+
+    def sc_legal(self, meta, c):
+        return self._legal(meta, c, negated=False)
+
+    def sc_not_legal(self, meta, c):
+        return self._legal(meta, c, negated=True)
+
+    def _legal(self, meta, c, negated: bool):
+        source = self.text[meta.start_pos:meta.end_pos] if self.text else ""
+        text = source.split("expect", 1)[-1].strip()
+        return ast.ScenarioStep(self._span(meta), "legal", name=c[0].decision, exprs=(c[0], c[1]),
+                                text=text, negated=negated)
 
     def scenario(self, meta, c):
         return ast.Scenario(self._span(meta), self._str(c[0]), str(c[1]), tuple(c[2:]))

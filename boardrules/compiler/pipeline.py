@@ -23,6 +23,7 @@ from .modules import SourceSet, load_sources
 from .optimize import OPTIMIZATIONS, Effects, Optimization, analyse
 from .quotes import check_quotes
 from .rulebook import Rulebook
+from .scenario_lowering import check_scenario_dice
 from .symbols import Collector, Symbols
 
 
@@ -70,6 +71,7 @@ def _check(c: Compilation) -> None:
         c.reporter.error(c.symbols.edition.span, "the rules nest too deeply to check",
                          "split deeply nested expressions or blocks into procedures")
         return
+    check_scenario_dice(program, c.reporter)  # needs the whole program: the rules' roll order
     c.program = program
     c.used = checker.used
 

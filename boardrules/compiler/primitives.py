@@ -14,6 +14,7 @@ KERNEL_FUNCTIONS: dict[str, tuple[tuple[Type, ...], Type]] = {
     "move_to": ((Type("player"), Type("space")), VOID),
     "place": ((Type("player"), Type("space")), VOID),
     "retire": ((Type("player"),), VOID),
+    "declare_bankrupt": ((Type("player"),), VOID),
     "holds": ((Type("player"), Type("card")), BOOL),
     "return_card": ((Type("card"),), VOID),
     "give_card": ((Type("card"), Type("player")), VOID),

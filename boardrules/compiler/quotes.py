@@ -62,11 +62,19 @@ def check_quotes(symbols: Symbols, edition_path: Path, report: Reporter) -> Rule
         return None
     path, span = found
     folder = edition_path.resolve().parent
-    if not path.resolve().is_relative_to(folder):  # hints quote the rulebook: never another file
+    try:
+        inside = path.resolve().is_relative_to(folder)
+        found_file = inside and path.is_file()
+    except (OSError, ValueError) as exc:  # a NUL, a name too long: no file is named so
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        report.error(span, f"the rulebook's name cannot name a file: {why}",
+                     f"name the copy next to {edition_path.name} plainly, e.g. rulebook.txt")
+        return None
+    if not inside:  # hints quote the rulebook: never another file
         report.error(span, "the rulebook must be in the edition's folder",
                      f"copy it next to {edition_path.name} and name it without a folder part")
         return None
-    if not path.is_file():
+    if not found_file:
         report.error(span, f"rulebook not found: {path.name} next to {edition_path.name}",
                      "copy the rulebook text next to the rules file")
         return None
@@ -86,4 +94,8 @@ def check_quotes(symbols: Symbols, edition_path: Path, report: Reporter) -> Rule
                          _divergence(rulebook, waiver.text))
         if not waiver.reason.strip():
             report.error(waiver.span, "a waiver needs a reason")
+    for note in symbols.equivalents:
+        if not note.reason.strip():
+            report.error(note.span, "an equivalent mutant needs a reason",
+                         "say why no scenario can tell it from the rules")
     return rulebook

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 _SPACE = re.compile(r"\s+")
@@ -24,8 +25,8 @@ class Rulebook:
     path: Path
     text: str
 
-    @property
-    def folded(self) -> str:
+    @cached_property
+    def folded(self) -> str:  # folded once: every quote is looked up in it
         return fold(self.text)
 
     def contains(self, quote: str) -> bool:

@@ -7,7 +7,8 @@ name and bytes) and of the toolchain, lists the other files that went into
 the compilation (libraries, the rulebook: relative to the edition's folder, so
 every clone agrees) and, for a hash of all their bytes, the artifact they made.
 A load hashes the edition file, reads the entry's list, hashes those files and,
-when the hash matches, imports the artifact directly.
+when the hash matches (and each library listed is still the one the library
+search path finds first), imports the artifact directly.
 
 The toolchain hash covers the compiler's own sources (front end, templates,
 grammar, kernel) besides the versions, so editing boardrules without bumping
@@ -27,13 +28,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .build import cache_root, toolchain
+from .libpath import find_library, search_path
 
 if TYPE_CHECKING:
     from .pipeline import Compilation
 
 PACKAGE = Path(__file__).resolve().parents[1]
 # what decides the generated code, besides the rules files
-TOOLCHAIN_SOURCES = ("compiler", "grammar", "runtime/kernel.py", "__init__.py")
+TOOLCHAIN_SOURCES = ("compiler", "grammar", "runtime/kernel.py", "runtime/kernel_support.py",
+                     "runtime/kernel_api.py", "__init__.py")
 TOOLCHAIN_SUFFIXES = (".py", ".j2", ".lark")
 KEPT = 8  # records per edition file: clones with different libraries, recent first
 
@@ -96,11 +99,24 @@ def lookup(edition: Path) -> str | None:
             inputs, digest, artifact = record["inputs"], record["digest"], record["artifact"]
             texts = [(name, (edition.parent / name).read_text(encoding="utf-8"))
                      for name in inputs]
-            if _inputs_digest(texts) == digest:
+            if _inputs_digest(texts) == digest and _same_libraries(edition, inputs):
                 return str(artifact)
         except (OSError, UnicodeDecodeError, KeyError, TypeError):
             continue
     return None
+
+
+def _same_libraries(edition: Path, inputs: list[str]) -> bool:
+    """Whether each library the record lists is still what `import` finds first on the
+    current search path ($BOARDRULES_PATH, --lib), so a library that another folder now
+    shadows is a miss."""
+    search = search_path(edition)
+    for name in inputs:
+        if name.endswith(".rules"):
+            found = find_library(Path(name).stem, search)
+            if found is None or found.resolve() != (edition.parent / name).resolve():
+                return False
+    return True
 
 
 def input_texts(compilation: Compilation) -> list[tuple[str, str]]:

@@ -22,6 +22,9 @@ class StatementLowering:
             result = self.stmt(stmt, scope)
             if result is None:
                 continue
+            if isinstance(result, tuple):  # a statement that lowers to several
+                lowered.extend(result)
+                continue
             lowered.append(result)
             if isinstance(result, ir.If) and not result.otherwise and _always_returns(
                 result.then
@@ -29,7 +32,7 @@ class StatementLowering:
                 _narrow(stmt.test, scope, negate=True)
         return tuple(lowered)
 
-    def stmt(self, st: ast.Stmt, scope: Scope) -> ir.Stmt | None:
+    def stmt(self, st: ast.Stmt, scope: Scope) -> ir.Stmt | tuple[ir.Stmt, ...] | None:
         match st:
             case ast.Let():
                 if st.type is not None:
@@ -103,6 +106,12 @@ class StatementLowering:
                 return ir.Evaluate(st.span, ir.CallProc(VOID, f"draw_{st.deck}", args))
             case ast.EndTurn():
                 return ir.Raise(st.span, "TurnOver")
+            case ast.EndGame() if st.winner is not None:
+                # the kernel records the winner, then the game ends as `end game` ends it
+                winner = self.expr(st.winner, scope)
+                self._expect(winner.type, Type("player"), st.winner.span)
+                return (ir.Evaluate(st.span, ir.KernelCall(VOID, "k_name_winner", (winner,))),
+                        ir.Raise(st.span, "GameOver"))
             case ast.EndGame():
                 return ir.Raise(st.span, "GameOver")
         raise AssertionError(f"unhandled statement {st!r}")

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from . import ast
 from .diagnostics import Reporter, Span, did_you_mean
-from .ir import ENTITY_TYPES, Type
+from .lang_types import ENTITY_TYPES, Type
 from .modules import SourceSet
 
 # Events the kernel raises itself: the game loop (start, turn) and movement (pass, land).
@@ -22,7 +22,8 @@ KERNEL_EVENTS: dict[str, tuple[tuple[str, Type], ...]] = {
     "land": (("p", Type("player")), ("s", Type("space"))),
 }
 
-BUILTIN_VALUES = {"current", "turn", "bank", "players_count", "game_over", "winner"}
+BUILTIN_VALUES = {"current", "turn", "bank", "players_count", "game_over", "winner",
+                  "rounds", "bankruptcies"}
 SCALAR_TYPES = {"int": "int", "money": "int", "bool": "bool", "str": "str", "deck": "deck"}
 OVERRIDABLE = (ast.RuleDecl, ast.ProcDecl, ast.DecisionDecl)
 
@@ -51,6 +52,7 @@ class Symbols:
     rule_origin: dict[str, str] = field(default_factory=dict)  # rule -> defining file
     uses: dict[str, list[ast.UseRule]] = field(default_factory=dict)
     waivers: list[ast.Waive] = field(default_factory=list)
+    equivalents: list[ast.Equivalent] = field(default_factory=list)  # for boardrules mutate
     assumptions: list[ast.Assumption] = field(default_factory=list)
     game: dict[str, ast.GameProp] = field(default_factory=dict)
     scenarios: list[ast.Scenario] = field(default_factory=list)
@@ -201,6 +203,8 @@ class Collector:
                 s.uses.setdefault(decl.name, []).append(decl)
             case ast.Waive():
                 s.waivers.append(decl)
+            case ast.Equivalent():
+                s.equivalents.append(decl)
             case ast.Assumption():
                 s.assumptions.append(decl)
             case ast.GameDecl():

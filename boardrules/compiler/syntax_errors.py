@@ -8,7 +8,7 @@ import re
 from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from .diagnostics import Diagnostic, Span, did_you_mean
+from .diagnostics import Diagnostic, Span, did_you_mean, source_lines
 
 # Friendlier names for the terminals a parser may say it expected.
 _TERMINAL_NAMES = {
@@ -40,7 +40,7 @@ _TERMINAL_NAMES = {
 _DECLARATION_STARTS = {
     "EDITION", "IMPORT", "PARAM", "SET", "ENUM", "FIELD", "COUNTER", "OPTION", "GROUP",
     "BOARD", "DIE", "DECK", "GRID", "EVENT", "DECISION", "PROC", "RULE", "USE", "WAIVE",
-    "ASSUMPTION", "GAME", "SCENARIO",
+    "EQUIVALENT", "ASSUMPTION", "GAME", "SCENARIO",
 }
 _STATEMENT_STARTS = {"LET", "IF", "WHILE", "FOR", "RETURN", "TRIGGER", "DRAW", "END"}
 _EXPRESSION_STARTS = {
@@ -164,7 +164,7 @@ def _token_hint(token: Token, expected: set[str], text: str) -> str:
 
 def _end_of_file(exc: UnexpectedInput, text: str, path: str) -> Diagnostic:
     """The caret just after the last thing in the file, and which bracket is still open."""
-    lines = text.splitlines() or [""]
+    lines = source_lines(text)
     last = max((i for i, ln in enumerate(lines) if ln.strip()), default=len(lines) - 1)
     line, column = last + 1, len(lines[last].rstrip()) + 1
     expected = set(getattr(exc, "accepts", None) or exc.expected or ())

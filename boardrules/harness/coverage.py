@@ -16,6 +16,7 @@ report and prints its table; `coverage_html` renders it as a page.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -32,14 +33,29 @@ from .sentences import Sentence, rulebook_sentences
 from .units import Site, Unit, site, units
 
 STATUSES = ("tested", "untested", "partial", "waived", "uncovered")
+# with mutation results (boardrules coverage --mutation), tested sentences split in two
+EXERCISED = "exercised"
+MUTATION_STATUSES = ("tested", EXERCISED, "untested", "partial", "waived", "uncovered")
 # what each status means, as the table's legend and the page's say it
 MEANINGS = {
     "tested": "the quotes of rules that have a passing scenario cover all of it",
+    EXERCISED: "passing scenarios run the rules that quote it, but do not kill enough of "
+               "their mutants (boardrules mutate) to say they would notice a wrong rule",
     "untested": "quotes cover it, but not those of tested rules alone",
     "partial": "only part of it is quoted",
     "waived": "a waiver covers it: it is not a rule of play (the reason is given)",
     "uncovered": "nothing quotes or waives it",
 }
+# what tested means when mutation results feed the report
+TESTED_BY_MUTANTS = ("the quotes of rules that have a passing scenario cover all of it, and "
+                     "the scenarios kill at least {threshold:g}% of those rules' mutants")
+
+
+def meanings(report: Report) -> dict[str, str]:
+    """What each status means for this report (tested is stricter with mutation results)."""
+    if report.mutation is None:
+        return MEANINGS
+    return MEANINGS | {"tested": TESTED_BY_MUTANTS.format(**report.mutation)}
 Spans = list[tuple[int, int]]
 
 
@@ -63,15 +79,17 @@ class SentenceCoverage:
     scenarios: list[ScenarioResult] = field(default_factory=list)
     quotes: list[tuple[str, Site]] = field(default_factory=list)  # (unit, where it quotes)
     waivers: list[Site] = field(default_factory=list)
+    mutation: dict[str, Any] | None = None  # the quoting units' mutants, with --mutation
 
     def to_json(self) -> dict[str, Any]:
-        return {"section": self.sentence.section, "text": self.sentence.text,
+        data = {"section": self.sentence.section, "text": self.sentence.text,
                 "status": self.status, "rules": self.rules, "reason": self.reason,
                 "scenarios": [{"rule": s.unit, "scenario": s.title, "passed": s.passed}
                               | ({"file": s.where.path, "line": s.where.line} if s.where else {})
                               for s in self.scenarios],
                 "quotes": [{"rule": unit, "file": where.path, "line": where.line}
                            for unit, where in self.quotes]}
+        return data if self.mutation is None else data | {"mutation": self.mutation}
 
 
 @dataclass
@@ -87,9 +105,16 @@ class Report:
     version: str = __version__
     created: datetime = field(default_factory=lambda: datetime.now().astimezone())
     units: dict[str, Unit] = field(default_factory=dict)
+    mutation: dict[str, Any] | None = None  # the mutate run that feeds it, with --mutation
+    sources_hash: str = ""  # of the rules files and the rulebook (sources_hash)
+
+    @property
+    def statuses(self) -> tuple[str, ...]:
+        """The statuses a sentence can have: `exercised` too when mutation results feed it."""
+        return STATUSES if self.mutation is None else MUTATION_STATUSES
 
     def totals(self) -> dict[str, int]:
-        totals = {"sentences": len(self.sentences)} | {s: 0 for s in STATUSES}
+        totals = {"sentences": len(self.sentences)} | {s: 0 for s in self.statuses}
         for entry in self.sentences:
             totals[entry.status] += 1
         return totals
@@ -98,7 +123,7 @@ class Report:
         order: dict[str, dict[str, int]] = {}
         for entry in self.sentences:
             counts = order.setdefault(entry.sentence.section,
-                                      {"sentences": 0} | {s: 0 for s in STATUSES})
+                                      {"sentences": 0} | {s: 0 for s in self.statuses})
             counts["sentences"] += 1
             counts[entry.status] += 1
         return list(order.items())
@@ -117,10 +142,25 @@ class Report:
             "percent_tested_or_waived": self.percent_done(),
             "sentences": [entry.to_json() for entry in self.sentences],
         }
+        if self.mutation is not None:
+            data["mutation"] = self.mutation
         if self.never_fired is not None:
             data["runtime"] = {"games": self.games, "rules_never_fired": self.never_fired,
                                "rules_without_handlers": self.without_handlers or []}
         return data
+
+
+def sources_hash(compilation: Compilation) -> str:
+    """A hash of the texts a report is made from: the rules files (scenarios included) and
+    the rulebook, wherever they are. Mutation results name it, so coverage can tell stale
+    ones."""
+    digest = hashlib.sha256()
+    texts = compilation.sources.texts if compilation.sources else {}
+    rulebook = compilation.rulebook.text if compilation.rulebook else ""
+    for text in (*sorted(texts.values()), rulebook):
+        digest.update(text.encode())
+        digest.update(b"\0")
+    return digest.hexdigest()[:16]
 
 
 def percent(counts: dict[str, int]) -> float:
@@ -193,7 +233,7 @@ def coverage(compilation: Compilation, outcomes: list[Outcome]) -> Report:
                                         "; ".join(r for r, _ in applying), scenarios, quotes,
                                         [where for _, where in applying]))
     return Report(compilation.edition, entries, headings, title=program.title,
-                  rules_hash=content_key(compilation),
+                  rules_hash=content_key(compilation), sources_hash=sources_hash(compilation),
                   without_handlers=[r for r in program.rules if r not in program.handled_rules],
                   units=units(symbols, texts, list(quoted), root))
 
@@ -220,16 +260,21 @@ def _results(compilation: Compilation, outcomes: list[Outcome], root: Path
 
 
 def format_table(report: Report) -> str:
-    header = f"{'section':<44}{'sent.':>6}" + "".join(f"{s:>10}" for s in STATUSES)
+    statuses = report.statuses
+    header = f"{'section':<44}{'sent.':>6}" + "".join(f"{s:>10}" for s in statuses)
     lines = [f"rulebook coverage: {report.edition}", header, "-" * len(header)]
     for section, counts in report.sections():
         lines.append(f"{section[:43]:<44}{counts['sentences']:>6}"
-                     + "".join(f"{counts[s]:>10}" for s in STATUSES))
+                     + "".join(f"{counts[s]:>10}" for s in statuses))
     totals = report.totals()
     lines.append("-" * len(header))
     lines.append(f"{'total':<44}{totals['sentences']:>6}"
-                 + "".join(f"{totals[s]:>10}" for s in STATUSES))
+                 + "".join(f"{totals[s]:>10}" for s in statuses))
     lines.append(f"tested or waived: {report.percent_done():.1f}% of sentences")
+    if report.mutation is not None:
+        lines.append(f"tested means: passing scenarios kill at least "
+                     f"{report.mutation['threshold']:g}% of the mutants of the rules that "
+                     f"quote it (boardrules mutate: {report.mutation['file']})")
     if report.never_fired is not None:
         lines.append("")
         lines.append(f"rules that never fired in {report.games} simulated games: "
@@ -238,3 +283,43 @@ def format_table(report: Report) -> str:
             lines.append("rules without handlers (they quote what procedures or the kernel "
                          "do, so they cannot fire): " + ", ".join(report.without_handlers))
     return "\n".join(lines)
+
+
+# ---- tested or only exercised: mutation results -------------------------------------------------
+
+def apply_mutation(report: Report, data: dict[str, Any], source: str = "",
+                   threshold: float = 100.0) -> list[str]:
+    """Mark as exercised each tested sentence whose quoting units' mutants (pooled) the
+    scenarios do not kill: tested needs at least one mutant killed, and killed or equivalent
+    mutants at least `threshold` percent of them. Gives warnings (results for other rules)."""
+    if data.get("edition") != report.edition:
+        raise ValueError(f"{source or 'the mutation results'} are for {data.get('edition')!r}, "
+                         f"not {report.edition!r}")
+    warnings = []
+    if data.get("sources_hash") != report.sources_hash:
+        warnings.append(f"{source or 'the mutation results'} were made from other rules, "
+                        f"scenarios or rulebook: run boardrules mutate {report.edition} again")
+    units, mutants = data.get("units", {}), {m["id"]: m for m in data.get("mutants", [])}
+    report.mutation = {"file": source, "threshold": threshold,
+                       "sources_hash": data.get("sources_hash"),
+                       "score": data["totals"]["score"]}
+    for entry in report.sentences:
+        if not entry.rules:
+            continue
+        pooled = {key: sum(units.get(u, {}).get(key, 0) for u in entry.rules)
+                  for key in ("killed", "survived", "equivalent")}
+        ids = sorted({i for u in entry.rules for i in units.get(u, {}).get("survivors", [])})
+        pooled["made"] = pooled["killed"] + pooled["survived"] + pooled["equivalent"]
+        pooled["survivors"] = [_survivor(mutants[i]) for i in ids if i in mutants]
+        entry.mutation = pooled
+        done = pooled["killed"] + pooled["equivalent"]
+        if entry.status == "tested" and not (
+            pooled["killed"] and 100 * done >= threshold * pooled["made"]
+        ):
+            entry.status = EXERCISED
+    return warnings
+
+
+def _survivor(mutant: dict[str, Any]) -> dict[str, Any]:
+    return {key: mutant[key] for key in ("id", "origin", "file", "line", "before", "after",
+                                         "source", "mutated_source")}

@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
-from .coverage import MEANINGS, STATUSES, Report, ScenarioResult, SentenceCoverage, percent
+from .coverage import Report, ScenarioResult, SentenceCoverage, meanings, percent
 from .units import Site, Unit
 
 FILTERS = ("uncovered", "untested", "partial", "waived", "tested")
+MUTATION_FILTERS = ("uncovered", "untested", "partial", "waived", "exercised", "tested")
 
 _environment = Environment(loader=PackageLoader("boardrules.harness", "templates"),
                            autoescape=True, undefined=StrictUndefined,
@@ -116,14 +117,16 @@ def render_html(report: Report) -> str:
     """One self-contained page (no network): the report, after coverage.py's HTML report."""
     section_views = sections(report)
     totals = report.totals()
+    filters = FILTERS if report.mutation is None else MUTATION_FILTERS
     return _environment.get_template("coverage.html.j2").render(
         report=report,
         title=report.title or report.edition,
         created=report.created,
         totals=totals,
         percent=report.percent_done(),
-        statuses=[(status, MEANINGS[status], totals[status]) for status in STATUSES],
-        filters=[(status, totals[status]) for status in FILTERS],
+        statuses=[(status, meanings(report)[status], totals[status])
+                  for status in report.statuses],
+        filters=[(status, totals[status]) for status in filters],
         sections=section_views,
         units=units(report, section_views),
         anchors={name: rule_anchor(name) for name in report.units},

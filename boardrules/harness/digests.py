@@ -3,7 +3,8 @@
 An optimization or refactoring must not change a single seeded game. This
 module plays a fixed set of seeded games per edition, variant and built-in
 policy and records, per game, the turn count, the winner, every player's final
-cash and a short hash of the final counters and landing counts. The record of
+cash and a short hash of the final counters (not the options: the key names
+them) and landing counts. The record of
 the shipped rulesets lives in `tests/golden/game_digests.json`; a test replays
 it, and only a commit that changes a rules file regenerates it:
 
@@ -17,6 +18,7 @@ import hashlib
 import json
 import sys
 from pathlib import Path
+from types import ModuleType
 
 from ..runtime.loader import load_module
 from .simulate import game_seed
@@ -28,6 +30,8 @@ POLICIES = ("default", "random")
 # (edition, options): every shipped edition and each of its variants
 CONFIGURATIONS: tuple[tuple[str, dict[str, int]], ...] = (
     ("disney_theme_park", {}),
+    ("disney_theme_park", {"short_game": 1}),
+    ("disney_theme_park", {"time_limit": 30}),
     ("super_mario_celebration", {}),
     ("super_mario_celebration", {"without_sound": 1}),
     ("animal_crossing", {}),
@@ -45,9 +49,26 @@ def _ints(value):
     return [_ints(v) for v in value] if isinstance(value, list) else int(value)
 
 
-def game_record(game) -> str:
-    """One finished game as a line: turns, winner, cash per seat, state hash."""
-    state = hashlib.sha256(repr((_ints(game.counter_values()), _ints(game.landings()),
+# Options are a game's configuration (its key names them), not its state, so the state
+# hash leaves them out; but the records made when it hashed every counter hashed these
+# options too, and still do, so that no recorded game changes.
+HASHED_OPTIONS = frozenset({("super_mario_celebration", "without_sound")})
+
+
+def state_counters(module: ModuleType, edition: str) -> list[int]:
+    """The indices of the counters the state hash covers (every one but the options)."""
+    options = {option[0] for option in module.OPTIONS}
+    return [i for i, (label, owner, _) in enumerate(module.COUNTERS)
+            if owner or label not in options or (edition, label) in HASHED_OPTIONS]
+
+
+def game_record(game, counters: list[int] | None = None) -> str:
+    """One finished game as a line: turns, winner, cash per seat, state hash (over the
+    counters listed, by default all)."""
+    values = game.counter_values()
+    if counters is not None:
+        values = [values[i] for i in counters]
+    state = hashlib.sha256(repr((_ints(values), _ints(game.landings()),
                                  _ints(game.holders()))).encode()).hexdigest()[:12]
     cash = " ".join(str(c) for c in game.players_cash())
     return f"{game.turn} {game.winner()} {cash} {state}"
@@ -56,12 +77,13 @@ def game_record(game) -> str:
 def play_records(edition: str, options: dict[str, int], policy: str, backend: str = "compiled",
                  games: int = GAMES) -> list[str]:
     module = load_module(edition, backend)
+    counters = state_counters(module, edition)
     records = []
     for index in range(games):
         game = module.Game(PLAYERS, seed=game_seed(SEED, index), policies=[policy] * PLAYERS,
                            options=options)
         game.play()
-        records.append(game_record(game))
+        records.append(game_record(game, counters))
     return records
 
 

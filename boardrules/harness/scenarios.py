@@ -18,10 +18,10 @@ from types import ModuleType
 
 from ..compiler import ir
 from ..compiler.codegen import generate_scenarios
-from ..compiler.pipeline import Compilation, compile_rules
+from ..compiler.pipeline import Compilation
 from ..compiler.quotes import quoted_units
 from ..runtime.errors import rules_location
-from ..runtime.loader import import_compilation, resolve_edition
+from ..runtime.loader import compile_edition, import_compilation, resolve_edition
 from ..runtime.values import named
 
 
@@ -48,7 +48,7 @@ class Outcome:
 
 
 def load_edition(edition: str) -> Compilation:
-    return compile_rules(resolve_edition(edition))
+    return compile_edition(resolve_edition(edition))
 
 
 def cases(compilation: Compilation) -> list[Case]:
@@ -94,7 +94,12 @@ def run_case(compilation: Compilation, case: Case, backend: str) -> Outcome:
 
 
 def play(layer: ModuleType, scenario: ir.Scenario) -> tuple[bool, list[str]]:
-    """Play a scenario with its test layer; (True, []) or (False, lines explaining the failure)."""
+    """Play a scenario with its test layer; (True, []) or (False, lines explaining the failure).
+
+    A scenario that scripts dice (has a `dice` step) scripts every roll: a roll with no
+    scripted value left fails it, and so do dice a play leaves unrolled (the dice scripted
+    since the previous play are that play's). An answer queued but never asked fails it too,
+    so that a scenario cannot pass while testing nothing."""
     module = layer.production
     options = {st.target: st.values[0] for st in scenario.steps if st.kind == "option"}
     game = module.Game(scenario.players, seed=0, trace=True, options=options)
@@ -103,30 +108,122 @@ def play(layer: ModuleType, scenario: ir.Scenario) -> tuple[bool, list[str]]:
     steps = layer.Steps(game)
     seats = list(range(scenario.players))
     mark = len(game.trace())
+    script = _Script(module)
+    game.strict_rolls(any(st.kind == "dice" for st in scenario.steps))
     for st in scenario.steps:
+        left = game.rolls_left()
         try:
             if st.kind == "given":
                 getattr(steps, st.function)(*seats)
             elif st.kind == "dice":
-                game.script_rolls(st.values)
+                game.script_rolls(st.values, st.masks or None)
+                script.dice(st)
             elif st.kind == "cards":
                 game.stack_cards(module.DECK_NAMES.index(st.target), st.values)
             elif st.kind == "answer":
                 game.force_answers(st.target, st.values)
+                script.answers(st)
             elif st.kind == "option":
                 pass  # chosen when the game was created
             elif st.kind == "play":
                 game.play_turn(getattr(steps, st.function)(*seats))
-            elif st.kind == "expect":
-                holds, left, right = getattr(steps, st.function)(*seats)
+            elif st.kind in ("expect", "legal"):
+                holds, value, other = getattr(steps, st.function)(*seats)
                 if not holds:
-                    return False, _explain(module, st, left, right) + _trace_tail(game, mark)
+                    script.rolled(left - game.rolls_left())
+                    explained = (_explain(module, st, value, other) if st.kind == "expect"
+                                 else _explain_legal(module, st, value))
+                    return False, explained + _trace_tail(game, mark)
         except Exception as exc:  # a rule failed inside the scenario: report, do not crash
             where = rules_location(module, exc)
-            return False, [f"step at line {st.line} ({st.kind}) failed"
-                           f"{' in ' + where if where else ''}: "
+            where = f" in {where}" if where else ""
+            script.rolled(left - game.rolls_left())
+            if type(exc).__name__ == "ScriptedRollError":
+                return False, [script.bad_roll(st, exc, where)] + _trace_tail(game, mark)
+            return False, [f"step at line {st.line} ({st.kind}) failed{where}: "
                            f"{type(exc).__name__}: {exc}"] + _trace_tail(game, mark)
+        if st.kind != "dice":
+            script.rolled(left - game.rolls_left())
+        if st.kind == "play" and script.queued:
+            return False, [script.unrolled(st)] + _trace_tail(game, mark)
+    unused = script.unused(game.answers_left())
+    if script.queued:
+        unused.insert(0, script.unrolled(None))
+    if unused:
+        return False, unused + _trace_tail(game, mark)
     return True, []
+
+
+class _Script:
+    """What a scenario scripted (dice and answers), in its own words, and what is left."""
+
+    def __init__(self, module: ModuleType):
+        self.module = module
+        self.queued: list[tuple[ir.ScenarioStep, int]] = []  # dice not rolled yet
+        self.rolls: list[tuple[ir.ScenarioStep, int]] = []  # and those rolled, in order
+        self.asked: dict[str, list[tuple[ir.ScenarioStep, int]]] = {}
+
+    def dice(self, st: ir.ScenarioStep) -> None:
+        self.queued += [(st, i) for i in range(len(st.values))]
+
+    def answers(self, st: ir.ScenarioStep) -> None:
+        self.asked.setdefault(st.target, []).extend((st, i) for i in range(len(st.values)))
+
+    def rolled(self, count: int) -> None:
+        self.rolls += self.queued[:count]
+        del self.queued[:count]
+
+    def value(self, st: ir.ScenarioStep, i: int) -> str:
+        if st.kind == "answer" and st.values[i] == -1:
+            return "none"
+        return show(self.module, st.types[i] if st.types else "int", st.values[i])
+
+    def step(self, st: ir.ScenarioStep) -> str:
+        """`dice [2, fruit]` or `answer buy [true]`, as written (values by name)."""
+        values = ", ".join(self.value(st, i) for i in range(len(st.values)))
+        return f"{'answer ' + st.target if st.kind == 'answer' else 'dice'} [{values}]"
+
+    def bad_roll(self, st: ir.ScenarioStep, exc: Exception, where: str) -> str:
+        """A scripted value that the die rolled cannot give, or a roll with none left."""
+        die = self.module.DIE_NAMES[exc.die]  # type: ignore[attr-defined]
+        if getattr(exc, "value", None) is None:
+            return (f"{st.kind} at line {st.line} rolled die {die}{where} with no scripted "
+                    "roll left: the scenario scripts its dice, so it must script every roll "
+                    "(a dice step before the play)")
+        dice_step, i = self.rolls[-1]
+        return (f"{self.step(dice_step)} (line {dice_step.line}): {self.value(dice_step, i)} "
+                f"is not a face of die {die}, which the rules rolled{where} "
+                f"(at line {st.line}, {st.kind})")
+
+    def unrolled(self, play_step: ir.ScenarioStep | None) -> str:
+        """Scripted dice left over after a play (or at the end): a mistake in the scenario."""
+        by_step: dict[int, tuple[ir.ScenarioStep, list[int]]] = {}
+        for st, i in self.queued:
+            by_step.setdefault(id(st), (st, []))[1].append(i)
+        parts = [f"{', '.join(self.value(st, i) for i in indices)} of {self.step(st)} "
+                 f"(line {st.line})" for st, indices in by_step.values()]
+        after = (f": the play at line {play_step.line} did not roll them"
+                 if play_step is not None else "")
+        return f"scripted dice never rolled: {'; '.join(parts)}{after}"
+
+    def unused(self, left: dict[str, list[int]]) -> list[str]:
+        """The queued answers that no decision took, step by step."""
+        lines = []
+        for name, queue in self.asked.items():
+            count = len(left.get(name, ()))
+            if not count:
+                continue
+            by_step: dict[int, tuple[ir.ScenarioStep, list[int]]] = {}
+            for st, i in queue[len(queue) - count:]:
+                by_step.setdefault(id(st), (st, []))[1].append(i)
+            for st, indices in by_step.values():
+                if len(indices) == len(st.values):
+                    lines.append(f"{self.step(st)} (line {st.line}) was never asked")
+                else:
+                    lines.append(f"{self.step(st)} (line {st.line}): "
+                                 f"{', '.join(self.value(st, i) for i in indices)} never asked"
+                                 f" ({name} was asked {_times(len(queue) - count)})")
+        return lines
 
 
 def _explain(module: ModuleType, st: ir.ScenarioStep, left, right) -> list[str]:
@@ -139,6 +236,15 @@ def _explain(module: ModuleType, st: ir.ScenarioStep, left, right) -> list[str]:
             found += f", {st.right_text or 'the right side'} is {other}"
         lines += [f"  expected: {st.text}", f"  actual:   {found}"]
     return lines
+
+
+def _explain_legal(module: ModuleType, st: ir.ScenarioStep, value) -> list[str]:
+    """A failed `expect legal(...)`: the rules refused the answer (or accepted it)."""
+    shown = show(module, st.left_type, value)
+    verdicts = ("refuse", "accept") if st.negated else ("accept", "refuse")
+    return [f"expectation failed (line {st.line}): {st.text}",
+            f"  expected: the rules {verdicts[0]} {shown}",
+            f"  actual:   they {verdicts[1]} it"]
 
 
 def _trace_tail(game, mark: int, limit: int = 40) -> list[str]:
@@ -166,3 +272,7 @@ def run_edition(edition: str, backends: tuple[str, ...] = ("interpreted", "compi
     compilation = load_edition(edition)
     return compilation, [run_case(compilation, case, backend)
                          for backend in backends for case in cases(compilation)]
+
+
+def _times(n: int) -> str:
+    return "once" if n == 1 else f"{n} times"

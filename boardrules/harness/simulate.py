@@ -1,8 +1,8 @@
 """Simulate N seeded games of an edition and summarise how it plays.
 
-Games are split into chunks played by local worker processes (or by Ray when
-asked and installed); each chunk returns partial tallies that are merged here,
-so the result for a seed does not depend on the number of workers.
+Games are split into chunks played by local worker processes (or by Ray tasks:
+harness/ray_engine.py); each chunk returns partial tallies that are merged here,
+so the result for a seed does not depend on the number of workers or the engine.
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ import os
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -94,19 +95,30 @@ def parse_options(module: ModuleType, settings: list[str]) -> dict[str, int]:
     return chosen
 
 
+# What ended a game, when the kernel saw it (its END_ codes, `Kernel.ended_by`).
+ENDED_BY = {1: "round limit", 2: "first bankruptcy", 3: "winner named"}
+
+
 def end_reason(game) -> str:
     """Why a finished game ended."""
     if game.capped:
         return "turn cap"
+    if game.ended_by in ENDED_BY:
+        return ENDED_BY[game.ended_by]
     if game.n_alive <= 1:
         return "last player standing"
     return "the edition's end"
 
 
-def play_chunk(edition: str, backend: str, players: int, seed: int, first: int, count: int,
+def play_chunk(edition: str, backend: str, *chunk: Any) -> Tally:
+    """Play a chunk of games in a worker process (loading the edition from the cache)."""
+    return play_games(load_module(edition, backend), *chunk)
+
+
+def play_games(module: ModuleType, players: int, seed: int, first: int, count: int,
                turn_cap: int | None, policies: list[str] | None,
                options: dict[str, int] | None = None, records: bool = False) -> Tally:
-    module = load_module(edition, backend)
+    """Games `first` to `first + count - 1` of a run, tallied."""
     tally = Tally(wins=[0] * players, landings=[0] * len(module.SPACE_IDS),
                   rests=[0] * len(module.SPACE_IDS), fired=[0] * len(module.RULE_NAMES))
     for index in range(first, first + count):
@@ -207,27 +219,39 @@ def simulate(edition: str, games: int, players: int, seed: int, backend: str = "
              workers: int | None = None, engine: str = "processes", turn_cap: int | None = None,
              policies: list[str] | None = None, options: list[str] | None = None,
              progress: Callable[[int, int], None] | None = None,
-             records: bool = False) -> Summary:
-    """Play the games; with `records`, keep one record per game (Summary.tally.records)."""
+             records: bool = False, address: str | None = None) -> Summary:
+    """Play the games; with `records`, keep one record per game (Summary.tally.records).
+    The ray engine runs on the Ray cluster at `address`, else on a local Ray started for
+    the run with `workers` CPUs."""
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine '{engine}': choose {' or '.join(ENGINES)}")
     module = load_module(edition, backend)  # compile once, before any worker starts
     if not module.MIN_PLAYERS <= players <= module.MAX_PLAYERS:
         raise ValueError(f"{module.EDITION} is for {module.MIN_PLAYERS} to "
                          f"{module.MAX_PLAYERS} players, not {players}")
     chosen = parse_options(module, options or [])
-    workers = max(1, min(workers or os.cpu_count() or 1, games))
-    chunk = max(1, min(250, -(-games // (workers * 4))))
-    jobs = [(edition, backend, players, seed, first, min(chunk, games - first), turn_cap,
-             policies, chosen, records) for first in range(0, games, chunk)]
-    total = Tally(wins=[0] * players, landings=[0] * len(module.SPACE_IDS),
-                  rests=[0] * len(module.SPACE_IDS), fired=[0] * len(module.RULE_NAMES))
-    started = time.perf_counter()
-    done = 0
-    for tally in _run(jobs, workers, engine):
-        total.merge(tally)
-        done += len(tally.turns)
+    with ExitStack() as session:
+        if engine == "ray":
+            from .ray_engine import ray_session
+
+            cpus = session.enter_context(ray_session(address, workers))
+            workers = workers or cpus
+        workers = max(1, min(workers or os.cpu_count() or 1, games))
+        chunk = max(1, min(250, -(-games // (workers * 4))))
+        chunks = [(players, seed, first, min(chunk, games - first), turn_cap, policies,
+                   chosen, records) for first in range(0, games, chunk)]
+        total = Tally(wins=[0] * players, landings=[0] * len(module.SPACE_IDS),
+                      rests=[0] * len(module.SPACE_IDS), fired=[0] * len(module.RULE_NAMES))
+        started = time.perf_counter()
+        done = 0
         if progress:
             progress(done, games)
-    seconds = time.perf_counter() - started
+        for tally in _run(module, edition, backend, chunks, workers, engine):
+            total.merge(tally)
+            done += len(tally.turns)
+            if progress:
+                progress(done, games)
+        seconds = time.perf_counter() - started
     settings = {
         "edition": edition, "title": module.EDITION,
         "rules_hash": module.__name__.removesuffix("_interpreted").rsplit("_", 1)[-1],
@@ -241,34 +265,21 @@ def simulate(edition: str, games: int, players: int, seed: int, backend: str = "
                    module.TRACK, module.RULE_NAMES, module.RULE_HANDLED, chosen, settings)
 
 
-def _run(jobs: list[tuple], workers: int, engine: str):
+def _run(module: ModuleType, edition: str, backend: str, chunks: list[tuple], workers: int,
+         engine: str) -> Iterator[Tally]:
+    """Each chunk's tally, in the order they finish."""
     if engine == "ray":
-        yield from _run_ray(jobs)
-        return
-    if engine != "processes":
-        raise ValueError(f"unknown engine '{engine}': choose {' or '.join(ENGINES)}")
-    if workers == 1:
-        for job in jobs:
-            yield play_chunk(*job)
-        return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(play_chunk, *job) for job in jobs]
-        for future in as_completed(futures):
-            yield future.result()
+        from .ray_engine import run_batches
 
-
-def _run_ray(jobs: list[tuple]):
-    try:
-        import ray
-    except ImportError:
-        raise ValueError("the ray engine needs Ray: pip install ray") from None
-    if not ray.is_initialized():
-        ray.init(ignore_reinit_error=True, log_to_driver=False)
-    remote = ray.remote(play_chunk)
-    pending = [remote.remote(*job) for job in jobs]
-    while pending:
-        ready, pending = ray.wait(pending, num_returns=1)
-        yield ray.get(ready[0])
+        yield from run_batches(module, backend, chunks)
+    elif workers == 1:
+        for chunk in chunks:
+            yield play_games(module, *chunk)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(play_chunk, edition, backend, *chunk) for chunk in chunks]
+            for future in as_completed(futures):
+                yield future.result()
 
 
 def write_records(path: Path, records: list[dict[str, Any]]) -> None:

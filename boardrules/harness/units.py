@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..compiler import ast
-from ..compiler.diagnostics import Span
+from ..compiler.diagnostics import Span, source_lines
 from ..compiler.symbols import Symbols
 
 
@@ -43,7 +43,7 @@ def site(span: Span, texts: dict[str, str], root: Path | None) -> Site:
     shown = span.path
     if root is not None and path.is_relative_to(root):
         shown = path.relative_to(root).as_posix()
-    lines = texts.get(span.path, "").splitlines()[max(0, span.line - 1):span.end_line]
+    lines = source_lines(texts.get(span.path, ""))[max(0, span.line - 1):span.end_line]
     return Site(shown, span.line, textwrap.dedent("\n".join(lines)))
 
 

@@ -59,6 +59,13 @@ class Kernel:
     pass_mask: cython.int[256]  # whether a pass handler may run on each space (the edition's)
     moves = cython.declare(cython.int, visibility="readonly")
     rounds: cython.int
+    # Rounds of play: a round is complete when every player still in has had a turn since
+    # the last one was (the rules read it as `rounds`).
+    round_count = cython.declare(cython.int, visibility="readonly")
+    had_turn: cython.int[16]
+    bankruptcies = cython.declare(cython.int, visibility="readonly")  # declare_bankrupt() calls
+    ended_by = cython.declare(cython.int, visibility="readonly")  # END_*: an end the kernel saw
+    declared_winner = cython.declare(cython.int, visibility="readonly")  # end game winner p
     # dice
     n_dice: cython.int
     die_faces: cython.int[256]
@@ -81,12 +88,14 @@ class Kernel:
     script_len: cython.int
     dice_pos: cython.int
     dice_len: cython.int
+    dice_strict: cython.bint  # a scenario scripts every roll: none left is an error
     rule_fired: cython.int[512]
     chance: Rng
     policy_rng: Rng
     seed = cython.declare(cython.ulonglong, visibility="readonly")
     script: list
     script_dice: list
+    script_for: list  # per scripted roll, the dice (a bit per die) it may be a face of
     forced: dict
     external: list
     trace_lines: list
@@ -128,6 +137,7 @@ class Kernel:
             self.position = [0] * 16
             self.alive = [0] * 16
             self.policy = [0] * 16
+            self.had_turn = [0] * 16
             self.land_count = [0] * 256
             self.rest_count = [0] * 256
             self.queue = [0] * 512
@@ -137,6 +147,11 @@ class Kernel:
         for i in range(16):
             self.alive[i] = 1 if i < n_players else 0
             self.policy[i] = POLICY_DEFAULT
+            self.had_turn[i] = 0
+        self.round_count = 0
+        self.bankruptcies = 0
+        self.ended_by = END_NONE
+        self.declared_winner = -1
         for i in range(512):
             self.card_holder[i] = -1
         self.holder_version = 1
@@ -155,8 +170,10 @@ class Kernel:
         self.script_pos = 0
         self.script_len = 0
         self.script_dice = []
+        self.script_for = []
         self.dice_pos = 0
         self.dice_len = 0
+        self.dice_strict = False
         self.trace_lines = []
         self.ledger = []
         self.pending = None
@@ -209,6 +226,18 @@ class Kernel:
     def score(self, p: cython.int) -> cython.int:
         return self.cash[p]
 
+    @cython.cfunc
+    @cython.exceptval(-2147483647, check=True)
+    def round_limit(self) -> cython.int:
+        """The game ends after this many rounds (`over after N rounds`); 0: no limit."""
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    def ends_at_bankruptcy(self) -> cython.bint:
+        """Whether a bankruptcy ends the game now (`over at first bankruptcy`)."""
+        return False
+
     # ---- the game loop ----------------------------------------------------------
     @cython.ccall
     def start(self) -> cython.int:
@@ -247,7 +276,7 @@ class Kernel:
             p = self.current
             played += 1
             self.run_turn(p)
-            if self.over or self.game_over():
+            if self.over or self.k_game_ends():
                 self.over = True
                 break
             self.current = self.k_next_player(p)
@@ -291,7 +320,35 @@ class Kernel:
         self.in_turn = False
         if self.throw_open:  # the turn's last throw is over
             self.k_rest()
+        self.k_count_round(p)
         return 0
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def k_count_round(self, p: cython.int) -> cython.int:
+        """p has had a turn: the round is complete once every player still in has had one."""
+        q: cython.int
+        self.had_turn[p] = 1
+        for q in range(self.n_players):
+            if self.alive[q] and not self.had_turn[q]:
+                return 0
+        self.round_count += 1
+        for q in range(self.n_players):
+            self.had_turn[q] = 0
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(-1, check=True)
+    def k_game_ends(self) -> cython.bint:
+        """After a turn: whether the game is over (`over when`, else the round limit)."""
+        limit: cython.int
+        if self.game_over():
+            return True
+        limit = self.round_limit()
+        if limit > 0 and self.round_count >= limit:
+            self.ended_by = END_ROUNDS
+            return True
+        return False
 
     @cython.cfunc
     @cython.exceptval(-1)
@@ -327,6 +384,8 @@ class Kernel:
         best_score: cython.int = 0
         value: cython.int
         p: cython.int
+        if self.declared_winner >= 0:  # named by the rules (end game winner p)
+            return self.declared_winner
         for p in range(self.n_players):
             if not self.alive[p]:
                 continue
@@ -343,8 +402,11 @@ class Kernel:
         if self.dice_pos < self.dice_len:
             value = self.script_dice[self.dice_pos]
             self.dice_pos += 1
-            if not self.is_face(die, value):
-                raise RuleError(f"scripted roll {value} is not a face of die {die}")
+            if not self.is_face(die, value) or not (
+                    self.script_for[self.dice_pos - 1] >> die) & 1:
+                raise ScriptedRollError(die, value)
+        elif self.dice_strict:
+            raise ScriptedRollError(die)
         else:
             value = self.die_faces[die * CAP_FACES + self.chance.below(self.die_size[die])]
         if self.in_turn and self.handling == 0:
@@ -616,9 +678,41 @@ class Kernel:
 
     @cython.cfunc
     @cython.exceptval(-1)
+    def k_declare_bankrupt(self, p: cython.int) -> cython.int:
+        """p's bankruptcy is settled: counted, and the game ends now when the edition ends
+        it at the first bankruptcy (`over at first bankruptcy`)."""
+        self.bankruptcies += 1
+        if self.ends_at_bankruptcy():
+            self.ended_by = END_BANKRUPTCY
+            self.unwinding = UNWIND_GAME
+            if self.tracing:
+                self.trace_lines.append(f"  p{p + 1} bankrupt: the game ends")
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(-1)
+    def k_name_winner(self, p: cython.int) -> cython.int:
+        """`end game winner p`: p wins, whatever the scores (the game ends after this)."""
+        self.declared_winner = p
+        self.ended_by = END_WINNER
+        if self.tracing:
+            self.trace_lines.append(f"  p{p + 1} wins")
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(-1)
     def k_some(self, value: cython.int) -> cython.int:
         if value < 0:
             raise RuleError("some(x): x is none")
+        return value
+
+    @cython.cfunc
+    @cython.exceptval(-2147483647, check=True)
+    def k_divisor(self, value: cython.longlong) -> cython.longlong:
+        """The right operand of / or % when it may be zero: then a rules error, the same
+        on both backends (not Python's and Cython's differently worded ZeroDivisionError)."""
+        if value == 0:
+            raise RuleError("division by zero")
         return value
 
     def k_log(self, text: str) -> int:
@@ -658,7 +752,7 @@ class Kernel:
         if high < low:
             if optional:
                 return -1
-            raise RuleError(f"decision {decision}: no legal option")
+            raise RuleError(f"decision {DECISION_NAMES[decision]}: no legal option")
         if low == high and not optional:
             return low
         kind = self.policy_of(decision, who)
@@ -677,7 +771,8 @@ class Kernel:
                 options.insert(0, -1)
             choice = self.external_choice(decision, who, options)
         if not ((low <= choice <= high) or (optional and choice == -1)):
-            raise RuleError(f"decision {decision}: {choice} is not between {low} and {high}")
+            raise RuleError(f"decision {DECISION_NAMES[decision]}: {choice} is not between "
+                            f"{low} and {high}")
         if self.tracing:
             self.trace_lines.append(f"  p{who + 1} decides {DECISION_NAMES[decision]}={choice}")
         return cython.cast(cython.int, choice)
@@ -693,7 +788,7 @@ class Kernel:
         if n == 0:
             if optional:
                 return -1
-            raise RuleError(f"decision {decision}: no legal option")
+            raise RuleError(f"decision {DECISION_NAMES[decision]}: no legal option")
         if n == 1 and not optional:
             return self.opts[0]
         kind = self.policy_of(decision, who)
@@ -712,7 +807,8 @@ class Kernel:
                 if self.opts[i] == choice:
                     break
             else:
-                raise RuleError(f"decision {decision}: {choice} is not a legal option")
+                raise RuleError(f"decision {DECISION_NAMES[decision]}: {choice} is not a "
+                                "legal option")
         if self.tracing:
             self.trace_lines.append(f"  p{who + 1} decides {DECISION_NAMES[decision]}={choice}")
         return choice

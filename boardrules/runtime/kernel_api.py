@@ -17,18 +17,50 @@ class KernelApi(Kernel):
         """Play one turn of seat p now, out of the normal order (scenarios)."""
         self.start()
         self.run_turn(p)
-        if self.game_over():
+        if not self.over and self.k_game_ends():
             self.over = True
 
-    def script_rolls(self, values) -> None:
-        """Force the next rolls (scenarios): each value must be a face of the die rolled."""
+    def script_rolls(self, values, dice=None) -> None:
+        """Force the next rolls (scenarios): each value must be a face of the die rolled and,
+        when `dice` gives a bit mask per value (bit d for die d), of one of those dice."""
+        masks = [int(m) for m in dice] if dice is not None else [-1] * len(values)
+        if len(masks) != len(values):
+            raise ValueError("one mask of dice per scripted roll")
         self.script_dice = list(self.script_dice[self.dice_pos:]) + [int(v) for v in values]
+        self.script_for = list(self.script_for[self.dice_pos:]) + masks
         self.dice_pos = 0
         self.dice_len = len(self.script_dice)
+
+    def strict_rolls(self, on: bool) -> None:
+        """While on, a roll with no scripted roll left is an error, not a random roll."""
+        self.dice_strict = bool(on)
+
+    def rolls_left(self) -> int:
+        """How many scripted rolls are not rolled yet."""
+        return self.dice_len - self.dice_pos
+
+    def answers_left(self) -> dict:
+        """The forced answers not used yet, by decision."""
+        return {name: list(queue) for name, queue in self.forced.items() if queue}
+
+    def exchange_answers(self, queues: dict) -> dict:
+        """Put these forced answers (by decision) in place of the queued ones; give those."""
+        for name in queues:
+            if name not in DECISION_NAMES:
+                raise RuleError(f"no decision named {name!r}")
+        old = self.answers_left()
+        self.forced = {name: [int(a) for a in queue] for name, queue in queues.items()}
+        self.n_forced = sum(len(queue) for queue in self.forced.values())
+        return old
 
     def clear_ledger(self) -> None:
         """Forget the payments so far: scenarios count only those their steps cause."""
         self.ledger = []
+
+    def keep_ledger(self, on: bool = True) -> None:
+        """Record every payment (`payments()`) without the cost of a trace (the invariant
+        checker's); tracing keeps the ledger anyway."""
+        self.ledgering = bool(on) or self.tracing
 
     def stack_cards(self, d: int, cards) -> None:
         """Put cards like these (in order) on top of deck d (scenarios force card draws).
@@ -75,6 +107,11 @@ class KernelApi(Kernel):
         other.cash = list(self.cash)
         other.position = list(self.position)
         other.alive = list(self.alive)
+        other.had_turn = list(self.had_turn)
+        other.round_count = self.round_count
+        other.bankruptcies = self.bankruptcies
+        other.ended_by = self.ended_by
+        other.declared_winner = self.declared_winner
         other.policy = list(self.policy)
         other.external = list(self.external)
         other.land_count = list(self.land_count)
@@ -92,6 +129,8 @@ class KernelApi(Kernel):
         other.chance = self.chance.copy()
         other.policy_rng = self.policy_rng.copy()
         other.script_dice = list(self.script_dice)
+        other.script_for = list(self.script_for)
+        other.dice_strict = self.dice_strict
         other.dice_pos = self.dice_pos
         other.dice_len = self.dice_len
         other.script = list(self.script)

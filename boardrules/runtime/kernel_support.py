@@ -27,6 +27,12 @@ MAX_LISTED_ANSWERS = cython.declare(cython.int, 100000)
 ERROR_VALUE = cython.declare(cython.int, -2147483647)
 UNWIND_TURN = cython.declare(cython.int, 1)
 UNWIND_GAME = cython.declare(cython.int, 2)
+# What ended a game, when the kernel saw it (Kernel.ended_by); otherwise END_NONE: the turn
+# cap (`capped`), `over when` (the last player standing by default) or `end game`.
+END_NONE = cython.declare(cython.int, 0)
+END_ROUNDS = cython.declare(cython.int, 1)  # over after N rounds
+END_BANKRUPTCY = cython.declare(cython.int, 2)  # over at first bankruptcy
+END_WINNER = cython.declare(cython.int, 3)  # end game winner p
 
 POLICY_RANDOM = cython.declare(cython.int, 1)
 POLICY_DEFAULT = cython.declare(cython.int, 2)
@@ -60,6 +66,18 @@ class RuleError(Exception):
     """The rules did something impossible (an illegal choice, none used as a value)."""
 
 
+class ScriptedRollError(RuleError):
+    """A scripted roll (scenarios) that the die rolled cannot give, or, while every roll must
+    be scripted (`strict_rolls`), a roll with none left (`value` is None). `die` is the index
+    of the die the rules rolled."""
+
+    def __init__(self, die: int, value=None):
+        self.die = die
+        self.value = value
+        super().__init__(f"scripted roll {value} is not a face of die {die}" if value is not None
+                         else f"die {die} was rolled with no scripted roll left")
+
+
 GOLDEN_GAMMA = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
 MIX_1 = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
 MIX_2 = cython.declare(cython.ulonglong, 0x94D049BB133111EB)
@@ -74,6 +92,31 @@ def narrow(value: cython.longlong) -> cython.int:
     if value < INT_MIN or value > INT_MAX:
         return overflow(value)
     return cython.cast(cython.int, value)
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(-2147483647, check=True)
+def seq(value: cython.longlong) -> cython.longlong:
+    """A part of an expression evaluated in its place, left to right as in Python: Cython
+    evaluates calls it must check into temporaries, in order (compiler/order.py)."""
+    return value
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def ordered_min(a: cython.longlong, b: cython.longlong) -> cython.longlong:
+    """min(a, b) with its arguments evaluated first to last (Cython's takes the last first)."""
+    return a if a <= b else b
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def ordered_max(a: cython.longlong, b: cython.longlong) -> cython.longlong:
+    """max(a, b) with its arguments evaluated first to last (Cython's takes the last first)."""
+    return a if a >= b else b
 
 
 @cython.cfunc

@@ -1,8 +1,9 @@
 """Find, compile (through the cache) and import an edition's module for a backend.
 
 `interpreted` imports the generated .py with CPython; `compiled` imports the
-Cython extension built from the very same file. Editions are named either by a
-path to a .rules file or by a folder name under the rulesets directory.
+Cython extension built from the very same file. Editions are named by a path
+to a .rules file, by a path to a ruleset folder, or by a folder name under the
+rulesets directory (the bundled editions).
 
 An edition compiled before loads through the source index (compiler/source_index.py)
 without running the front end: this module and what it imports at module level
@@ -25,9 +26,12 @@ from ..compiler.build import (
     artifact_named,
     build_extension,
     ensure_extension,
+    publish_source,
+    step,
     verified,
     write_source,
 )
+from ..compiler.libpath import bundled_rulesets
 
 if TYPE_CHECKING:
     from ..compiler.pipeline import Compilation
@@ -41,19 +45,37 @@ class EditionNotFound(Exception):
 
 
 def rulesets_dir() -> Path:
+    """The bundled editions (package data once installed), or $BOARDRULES_RULESETS."""
     configured = os.environ.get("BOARDRULES_RULESETS")
     if configured:
         return Path(configured)
-    return Path(__file__).resolve().parents[2] / "rulesets"
+    return bundled_rulesets()
+
+
+def edition_in_folder(folder: Path) -> Path | None:
+    """A ruleset folder's edition: FOLDER/<folder name>.rules, else its only .rules file."""
+    named = folder / f"{folder.resolve().name}.rules"
+    if named.is_file():
+        return named
+    found = [p for p in folder.glob("*.rules") if p.is_file()]
+    return found[0] if len(found) == 1 else None
 
 
 def resolve_edition(name_or_path: str) -> Path:
-    """A .rules path as given, or rulesets/<name>/<name>.rules."""
+    """A .rules path as given; a ruleset folder's edition (see edition_in_folder); or a
+    bundled edition's name: rulesets/<name>/<name>.rules."""
     candidate = Path(name_or_path)
     if candidate.suffix == ".rules":
         if not candidate.is_file():
             raise EditionNotFound(f"no such rules file: {candidate}")
         return candidate
+    if candidate.is_dir():
+        found = edition_in_folder(candidate)
+        if found is not None:
+            return found
+        if len(candidate.parts) > 1 or candidate.is_absolute():  # a path, not a name
+            raise EditionNotFound(f"no edition in {candidate}: expected "
+                                  f"{candidate / (candidate.resolve().name + '.rules')}")
     path = rulesets_dir() / name_or_path / f"{name_or_path}.rules"
     if path.is_file():
         return path
@@ -61,7 +83,7 @@ def resolve_edition(name_or_path: str) -> Path:
                    if (p / f"{p.name}.rules").is_file()) if rulesets_dir().is_dir() else []
     raise EditionNotFound(
         f"unknown edition '{name_or_path}' (known: {', '.join(known) or 'none'}; "
-        "or give a path to a .rules file)"
+        "or give a path to a ruleset folder or a .rules file)"
     )
 
 
@@ -76,9 +98,27 @@ def load_module(name_or_path: str, backend: str = "compiled") -> ModuleType:
         artifact = artifact_named(cached)
         if verified(artifact.source):  # a damaged source goes through the front end again
             return _import(artifact, backend)
+    return import_compilation(compile_edition(path), backend)
+
+
+def compile_edition(path: Path) -> Compilation:
+    """Run the front end on a rules file (a build step a progress display can show)."""
     from ..compiler.pipeline import compile_rules
 
-    return import_compilation(compile_rules(path), backend)
+    with step("front end", path.stat().st_size):
+        return compile_rules(path)
+
+
+def load_generated(module_name: str, code: str, backend: str) -> ModuleType:
+    """Import generated code sent from another machine (a Ray driver): published into this
+    machine's cache under its name when missing, and built there for the compiled backend."""
+    return _import(publish_source(artifact_named(module_name), code), backend)
+
+
+def generated_code(module: ModuleType) -> tuple[str, str]:
+    """A loaded edition module's cache name and generated code, to send elsewhere."""
+    name = module.__name__.removesuffix("_interpreted")
+    return name, artifact_named(name).source.read_text()
 
 
 def import_compilation(compilation: Compilation, backend: str) -> ModuleType:

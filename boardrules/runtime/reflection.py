@@ -17,7 +17,8 @@ from typing import Any
 # The kernel's arrays and values that rules code reads by their own names (codegen's
 # KERNEL_ARRAYS and KERNEL_READ_ONLY; a test keeps the two lists together).
 KERNEL_ARRAYS = frozenset({"cash", "position", "alive", "card_holder", "track_of", "card_deck"})
-KERNEL_VALUES = frozenset({"current", "turn", "over", "n_players"})  # read-only attributes
+KERNEL_VALUES = frozenset({"current", "turn", "over", "n_players", "round_count",
+                           "bankruptcies"})  # read-only attributes
 KERNEL_STATE = frozenset({"unwinding"})  # read and written through state_get/state_set
 # Counters per entity (or global lists) and tables: c_<name>, t_<name>; global counters g_<name>.
 ARRAY_PREFIXES = ("c_", "t_")
@@ -65,6 +66,29 @@ class GameProxy:
         if not (name.startswith(VALUE_PREFIX) or name in KERNEL_STATE):
             raise AttributeError(f"cannot set {name!r} of a game")
         self._game.state_set(name, 0, value)
+
+    def k_legal(self, decision: str, answer: int, *args: int) -> bool:
+        """Whether the rules accept `answer` to the decision asked now with these arguments
+        (a scenario's `expect legal(...)`): the decision is asked with that answer forced and
+        every answer the scenario queued set aside. Asked, it takes the answer or refuses it
+        (a rules error, caught); not asked (one legal answer, or none for an optional
+        decision), the answer must be that one."""
+        game = self._game
+        queued = game.exchange_answers({decision: [answer]})
+        try:
+            taken = game.invoke(f"decide_{decision}", args)
+        except Exception as exc:
+            forced = game.exchange_answers(queued)
+            if not _is_rule_error(exc) or (forced and "no legal option" not in str(exc)):
+                raise  # it failed before asking: not a refusal
+            return False
+        game.exchange_answers(queued)
+        return taken == answer
+
+
+def _is_rule_error(exc: BaseException) -> bool:
+    """Every edition's module has its own RuleError class (the kernel is pasted into it)."""
+    return any(cls.__name__ == "RuleError" for cls in type(exc).__mro__)
 
 
 def _caller(game: Any, name: str) -> Callable[..., Any]:

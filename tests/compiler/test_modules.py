@@ -26,6 +26,25 @@ def test_libraries_come_first_in_dependency_order_each_once(editions):
                                                                "b.rules", "c.rules"}
 
 
+def test_one_import_line_loads_its_libraries_in_order(editions):
+    path = editions.write(
+        HEAD + "import b, a\n", prelude=False,
+        libs={"a": "param in_a: int = 1\n", "b": "import c\n", "c": "param in_c: int = 1\n"},
+    )
+    names = [Path(m.path).stem for m in load_sources(path).libraries]
+    assert names == ["c", "b", "a"]
+
+
+def test_a_missing_library_in_an_import_list_is_reported_at_its_name(editions):
+    path = editions.write(HEAD + "import a, clasic\n", prelude=False,
+                          libs={"a": "param x: int = 1\n", "classic": "param y: int = 1\n"})
+    with pytest.raises(CompileError) as info:
+        load_sources(path)
+    (diag,) = info.value.diagnostics
+    assert diag.message == "no library named 'clasic'"
+    assert (diag.span.line, diag.span.column) == (2, 11)
+
+
 def test_library_dir_is_the_editions_sibling_lib(tmp_path):
     assert library_dir(tmp_path / "ed" / "ed.rules") == (tmp_path / "lib").resolve()
 

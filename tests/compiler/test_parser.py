@@ -85,6 +85,14 @@ def test_module_span_and_path():
     assert at(module.decls[1].span) == (3, 1, 3, 13)
 
 
+def test_one_import_of_several_libraries():
+    module = parse("import jail, dice,turn\nimport go\n", PATH)
+    assert [d.name for d in module.decls] == ["jail", "dice", "turn", "go"]
+    assert all(isinstance(d, ast.Import) for d in module.decls)
+    assert [at(d.span) for d in module.decls[:3]] == [(1, 8, 1, 12), (1, 14, 1, 18),
+                                                      (1, 19, 1, 23)]
+
+
 def test_edition_header():
     edition = one('edition "My Game" {\n  rulebook "rb.txt"\n  players 2 to 6\n}\n')
     assert isinstance(edition, ast.Edition)

@@ -43,10 +43,11 @@ class _Sentences(HTMLParser):
             self._status, self._text = None, None
 
 
-def run_coverage(tmp_path: Path, *extra: str) -> tuple[subprocess.CompletedProcess, dict, str]:
+def run_coverage(tmp_path: Path, *extra: str, edition: str = "disney_theme_park",
+                 ) -> tuple[subprocess.CompletedProcess, dict, str]:
     out_json, out_html = tmp_path / "c.json", tmp_path / "c.html"
     result = subprocess.run(
-        [sys.executable, "-m", "boardrules.cli", "coverage", "disney_theme_park",
+        [sys.executable, "-m", "boardrules.cli", "coverage", edition,
          "--json", str(out_json), "--html", str(out_html), *extra],
         cwd=ROOT, capture_output=True, text=True, timeout=600)
     data = json.loads(out_json.read_text()) if out_json.exists() else {}
@@ -77,14 +78,18 @@ def test_disney_coverage_json_and_html(tmp_path, html_problems):
     assert data["rules_hash"] and f'<code class="rules-hash">{data["rules_hash"]}</code>' in page
 
 
-def test_the_variant_sections_stay_uncovered(tmp_path):
-    _, data, _ = run_coverage(tmp_path)
+def test_disney_is_covered_variants_included(tmp_path):
+    result, data, _ = run_coverage(tmp_path, "--fail-under", "100")
+    assert result.returncode == 0, result.stderr
+    assert data["percent_tested_or_waived"] == 100
+    assert data["totals"]["waived"] <= data["totals"]["sentences"] // 10
     variants = [e for e in data["sentences"] if e["section"] in VARIANTS]
-    assert variants and all(e["status"] == "uncovered" for e in variants)
+    assert len(variants) == 17 and all(e["status"] == "tested" for e in variants)
 
 
 def test_fail_under_exits_non_zero(tmp_path):
-    result, data, _ = run_coverage(tmp_path, "--fail-under", "100")
+    demo = str(ROOT / "tests" / "editions" / "coverage_demo")
+    result, data, _ = run_coverage(tmp_path, "--fail-under", "100", edition=demo)
     assert data["percent_tested_or_waived"] < 100
     assert result.returncode == 1
     assert "under 100" in result.stderr

@@ -10,7 +10,7 @@ from boardrules.compiler.codegen import CAPACITY
 from boardrules.compiler.kernel_facts import kernel_source
 
 SIZE_OF = {
-    "players": ("cash", "position", "alive", "policy"),
+    "players": ("cash", "position", "alive", "policy", "had_turn"),
     "spaces": ("track_of", "space_at_track", "land_count", "rest_count", "pass_mask"),
     "dice": ("die_size",),
     "decks": ("deck_first", "deck_size", "deck_head", "deck_count"),

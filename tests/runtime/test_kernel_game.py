@@ -78,6 +78,20 @@ def test_turns_rotate_through_the_seats(tiny):
     assert len([line for line in game.trace() if line.startswith("turn ")]) == 7
 
 
+def test_the_turn_passes_to_the_left_skipping_retired_players(tiny):
+    """Every edition's "the turn passes to the left": the kernel's turn order, tested once."""
+    game = tiny.Game(4, seed=2)
+    game.start()
+    assert [game.k_next_player(p) for p in range(4)] == [1, 2, 3, 0]
+    game.k_retire(1)
+    assert [game.k_next_player(p) for p in (0, 2, 3)] == [2, 3, 0]
+    seats = []
+    for _ in range(6):
+        seats.append(game.current)
+        game.play(1)
+    assert seats == [0, 2, 3, 0, 2, 3]
+
+
 def test_turn_cap_ends_the_game_as_capped(tiny):
     game = tiny.Game(2, seed=5, turn_cap=7)
     assert game.play() == 7

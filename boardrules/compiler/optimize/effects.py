@@ -21,8 +21,9 @@ PURE_SAFE_KERNEL = frozenset({"min", "max", "abs", "k_distance", "k_space_at", "
                               "k_cell_at", "k_holds", "k_cards_left", "k_next_player"})
 # Kernel primitives that change nothing but may raise (or run Python code).
 PURE_KERNEL = PURE_SAFE_KERNEL | {"k_some", "k_paid", "narrow"}
-# Kernel primitives that run the pass and land events, so may end the turn.
-UNWINDING_KERNEL = frozenset({"k_move", "k_move_to"})
+# Kernel primitives that run the pass and land events, so may end the turn, or may end
+# the game (a bankruptcy when the game ends at the first one).
+UNWINDING_KERNEL = frozenset({"k_move", "k_move_to", "k_declare_bankrupt"})
 
 
 @dataclass(frozen=True)

@@ -165,4 +165,6 @@ def fold_constants(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.P
         first_player=folder.expr(program.first_player),
         over_when=folder.expr(program.over_when),
         score=folder.expr(program.score),
+        round_limit=folder.expr(program.round_limit),
+        bankruptcy_ends=folder.expr(program.bankruptcy_ends),
     )

@@ -96,7 +96,8 @@ def drop_unused_functions(program: ir.Program) -> ir.Program:
     """Procedures and aggregates that no code reaches any more are not generated."""
     code = program_code(program)
     roots = {name for name in code if not name.startswith(("proc_", "agg_"))}
-    roots |= {n.function for root in (program.first_player, program.over_when, program.score)
+    roots |= {n.function for root in (program.first_player, program.over_when, program.score,
+                                      program.round_limit, program.bankruptcy_ends)
               for n in walk_expr(root) if isinstance(n, ir.CallProc)}
     live: set[str] = set()
     stack = list(roots)

@@ -97,7 +97,7 @@ class Ranges:
                 return self.locals[e.name]
             case ir.Table() if e.table in self.tables:
                 return self.tables[e.table]
-            case ir.Builtin() if e.name != "turn":
+            case ir.Builtin() if e.name not in ("turn", "rounds", "bankruptcies"):
                 return SMALL  # a player, or how many there are
             case ir.Hoisted() if e.name in self.hoisted:
                 return self.of(self.hoisted[e.name])
@@ -191,7 +191,9 @@ class _Narrowing:
             case ir.Assign() if s.target.type.name == "int" and s.op == "=":
                 return dataclasses.replace(s, value=self._kept(s.value))
             case ir.Assign() if s.target.type.name == "int" and s.op in COMPOUND:
-                total = ir.Binary(ir.INT, COMPOUND[s.op], s.target, s.value)
+                # x *= e is x = x * e: a product that may not fit in 64 bits either gets
+                # 32-bit factors, as written products do (node)
+                total = self.node(ir.Binary(ir.INT, COMPOUND[s.op], s.target, s.value))
                 if self.ranges.wide(total):
                     return dataclasses.replace(s, op="=", value=self._kept(total))
             case ir.Return() if s.value is not None and s.value.type.name == "int":
@@ -247,7 +249,8 @@ def narrow_integers(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.
     return dataclasses.replace(
         program, functions=tuple(functions), aggregates=aggregates, decisions=decisions,
         events=events, first_player=n.expr(program.first_player),
-        over_when=n.expr(program.over_when), score=n.narrow(program.score))
+        over_when=n.expr(program.over_when), score=n.narrow(program.score),
+        round_limit=n.narrow(program.round_limit), bankruptcy_ends=n.expr(program.bankruptcy_ends))
 
 
 

@@ -31,7 +31,8 @@ CONSTANT_KERNEL_CALLS = frozenset({"min", "max", "abs", "k_distance", "k_space_a
                                    "k_adjacent", "k_cell_at", "narrow"})
 CONSTANT_DERIVED = frozenset({"player_seat", "space_track", "space_name", "card_text",
                               "card_deck", "group_name"})
-VOLATILE_BUILTINS = frozenset({"current", "turn", "game_over", "winner"})
+VOLATILE_BUILTINS = frozenset({"current", "turn", "game_over", "winner", "rounds",
+                               "bankruptcies"})
 
 
 class _Volatile(Exception):

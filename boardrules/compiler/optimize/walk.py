@@ -183,7 +183,8 @@ def map_program_exprs(program: ir.Program, fn: ExprFn) -> ir.Program:
     return dataclasses.replace(
         program, functions=functions, aggregates=aggregates, decisions=decisions, events=events,
         first_player=map_expr(program.first_player, fn), over_when=map_expr(program.over_when, fn),
-        score=map_expr(program.score, fn))
+        score=map_expr(program.score, fn), round_limit=map_expr(program.round_limit, fn),
+        bankruptcy_ends=map_expr(program.bankruptcy_ends, fn))
 
 
 def substitute_locals(e: ir.Expr, values: dict[str, ir.Expr]) -> ir.Expr:

@@ -1,0 +1,125 @@
+"""`boardrules mutate` and `boardrules coverage --mutation`: the command line of mutation
+testing (the work is in harness/mutate.py and harness/mutation_report.py)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .cli_support import UsageError, check_edition, check_output, percent
+
+if TYPE_CHECKING:
+    from .harness.coverage import Report
+
+
+def _whole(minimum: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
+        return value
+    return parse
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
+    return value
+
+
+def add_mutate(commands: argparse._SubParsersAction) -> None:
+    """Register `mutate`, and give `coverage` its --mutation options."""
+    mutate = commands.add_parser(
+        "mutate", help="mutation testing: would the scenarios notice a wrong rule?")
+    mutate.add_argument("edition", help="an edition name under rulesets/ or a .rules file")
+    limit = mutate.add_mutually_exclusive_group()
+    limit.add_argument("--budget", type=_whole(1), metavar="N",
+                       help="run at most N mutants, spread over the rules (default: all)")
+    limit.add_argument("--time", type=_seconds, metavar="S",
+                       help="start no mutant after S seconds, the ones run spread over the "
+                       "rules (default: no limit)")
+    mutate.add_argument("--rule", metavar="NAME",
+                        help="only the mutants of this rule, procedure, card, decision or "
+                        "param, or that count for it (default: all)")
+    mutate.add_argument("--json", metavar="FILE",
+                        help="write the results as JSON (what coverage --mutation reads)")
+    mutate.add_argument("--html", metavar="FILE", help="write the results as one HTML page")
+    mutate.add_argument("--workers", type=_whole(1), default=2, help="worker processes")
+    mutate.add_argument("--timeout", type=_seconds, metavar="S",
+                        help="a mutant running longer is killed by timeout (default: five "
+                        "times the unmutated run, at least 5 s)")
+    mutate.add_argument("--seed", type=_whole(0), default=0,
+                        help="the seed that orders (and with --budget samples) the mutants")
+    mutate.add_argument("--survivors", type=_whole(0), metavar="N",
+                        help="show at most N survivors on the terminal (default: all)")
+    coverage = commands.choices["coverage"]
+    coverage.add_argument("--mutation", metavar="FILE",
+                          help="mutation results (boardrules mutate --json): a sentence is "
+                          "tested only when the scenarios kill its rules' mutants, else "
+                          "exercised (default: none)")
+    coverage.add_argument("--mutation-threshold", type=percent, default=100.0, metavar="PCT",
+                          help="with --mutation: the share of the quoting rules' mutants "
+                          "that must be killed (or equivalent) for tested")
+
+
+def cmd_mutate(args: argparse.Namespace) -> int:
+    from .harness.mutate import mutate
+    from .harness.mutation_report import format_report, render_html, summary
+    from .harness.simulate import ProgressBar
+
+    check_edition(args.edition)
+    check_output(args.json)
+    check_output(args.html)
+    try:
+        run = mutate(args.edition, budget=args.budget, time_limit=args.time, rule=args.rule,
+                     workers=args.workers, timeout=args.timeout, seed=args.seed,
+                     progress=ProgressBar("mutants"))
+    except LookupError as exc:
+        raise UsageError(str(exc)) from None
+    data = summary(run)
+    print(format_report(data, args.survivors))
+    if args.json:
+        Path(args.json).write_text(json.dumps(data, indent=2) + "\n")
+        print(f"\nwrote {args.json}")
+    if args.html:
+        Path(args.html).write_text(render_html(data), encoding="utf-8")
+        print(f"wrote {args.html}")
+    return 0
+
+
+def read_mutation(path: str | None) -> dict[str, Any] | None:
+    """The JSON of a mutate run, checked before any scenario runs (exit 2 when unusable)."""
+    if path is None:
+        return None
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"--mutation {path}: cannot read mutation results: {exc}") from None
+    if not isinstance(data, dict) or not {"edition", "units", "totals"} <= set(data):
+        raise UsageError(f"--mutation {path}: not the JSON of boardrules mutate")
+    return data
+
+
+def apply_mutation_file(report: Report, data: dict[str, Any] | None,
+                        args: argparse.Namespace) -> None:
+    """Feed the coverage report with mutation results (tested or exercised)."""
+    if data is None:
+        return
+    from .harness.coverage import apply_mutation
+
+    try:
+        warnings = apply_mutation(report, data, args.mutation, args.mutation_threshold)
+    except ValueError as exc:
+        raise UsageError(f"--mutation: {exc}") from None
+    for warning in warnings:
+        print(f"boardrules: warning: {warning}", file=sys.stderr)

@@ -1,0 +1,115 @@
+"""What the command line checks before it works, and how its help reads.
+
+The contract (README, "Commands"): a bad argument, an unknown edition or file, a bad
+`--option`, an out-of-range number or an output path that cannot be written ends with
+one line, `boardrules: error: ...`, and exit status 2, before any game is played; a
+broken rules file ends with its diagnostics and exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from importlib.util import find_spec
+from pathlib import Path
+from types import ModuleType
+
+from .runtime.loader import EditionNotFound, resolve_edition
+
+USAGE_ERROR, RULES_ERROR = 2, 1  # exit statuses
+
+
+class UsageError(Exception):
+    """A bad command-line argument: reported on one line, exit status 2."""
+
+
+class DefaultsHelpFormatter(argparse.HelpFormatter):
+    """Help in which every option says its default: "(default: X)" is added unless the
+    text already says it ("none" for an option unset by default, "off" for a flag)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if ("default" in text.lower() or action.required
+                or action.default is argparse.SUPPRESS
+                or (not action.option_strings and action.nargs not in ("?", "*"))):
+            return text
+        if action.nargs == 0:  # a flag: store_true and friends
+            shown = "on" if action.default else "off"
+        elif action.default in (None, [], ()):
+            shown = "none"
+        else:
+            shown = str(action.default).replace("%", "%%")
+        return f"{text} (default: {shown})".lstrip()
+
+
+def percent(text: str) -> float:
+    """An argparse type: a percentage from 0 to 100."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"must be a percentage from 0 to 100, not {text}")
+    return value
+
+
+def check_output(path: Path | str | None, folder: bool = False) -> None:
+    """Refuse an output path that cannot be written, before any work: a folder is created
+    (parents too) and a file tried in it; a file's folder must exist. None: no output."""
+    if path is None:
+        return
+    path = Path(path)
+    try:
+        if folder:
+            path.mkdir(parents=True, exist_ok=True)
+        elif path.is_dir():
+            raise UsageError(f"cannot write to {path}: it is a folder")
+        with tempfile.TemporaryFile(dir=path if folder else path.parent):
+            pass
+        if not folder and path.exists():
+            path.open("a").close()
+    except OSError as exc:
+        raise UsageError(f"cannot write to {path}: {exc.strerror or exc}") from None
+
+
+def check_edition(edition: str) -> None:
+    """An edition name or rules file that exists (exit 2 otherwise)."""
+    try:
+        resolve_edition(edition)
+    except EditionNotFound as exc:
+        raise UsageError(str(exc)) from None
+
+
+def checked_module(edition: str, backend: str, players: int | None = None,
+                   options: list[str] | None = None) -> ModuleType:
+    """The edition's module (compiled if need be), with the number of players and the
+    options checked against it (exit 2)."""
+    from .harness.simulate import parse_options
+    from .runtime.loader import load_module
+
+    check_edition(edition)
+    module = load_module(edition, backend)
+    if players is not None and not module.MIN_PLAYERS <= players <= module.MAX_PLAYERS:
+        raise UsageError(f"{module.EDITION} is for {module.MIN_PLAYERS} to "
+                         f"{module.MAX_PLAYERS} players, not {players}")
+    try:
+        parse_options(module, options or [])
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return module
+
+
+def check_engine(engine: str, address: str | None) -> None:
+    """The ray engine needs Ray installed, and the cluster at --address to answer;
+    --address is for the ray engine only."""
+    from .harness.ray_engine import INSTALL_HINT, RayUnavailable, check_address
+
+    if address and engine != "ray":
+        raise UsageError("--address is for the ray engine: add --engine ray")
+    if engine == "ray" and find_spec("ray") is None:
+        raise UsageError(f"the ray engine needs Ray: {INSTALL_HINT}")
+    if address:
+        try:
+            check_address(address)
+        except RayUnavailable as exc:
+            raise UsageError(str(exc)) from None

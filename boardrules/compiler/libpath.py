@@ -1,0 +1,91 @@
+"""Where `import NAME` finds `NAME.rules`: the library search path.
+
+In order, the first folder holding `NAME.rules` wins:
+
+1. the folders of `$BOARDRULES_PATH` (separated like `$PATH`); `--lib DIR` on the
+   command line puts DIR in front of them;
+2. the `lib` folder beside the edition's folder (`rulesets/lib` for
+   `rulesets/<edition>/<edition>.rules`);
+3. the bundled library: `rulesets/lib` as installed with boardrules (package data
+   in a plain install, the checkout's `rulesets/` in an editable one).
+
+Standard library only: the loader's fast path (compiler/source_index.py) uses it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+ENV = "BOARDRULES_PATH"
+PACKAGE = Path(__file__).resolve().parents[1]
+
+
+def bundled_rulesets() -> Path:
+    """The bundled editions and library: package data when installed from a wheel or a
+    plain `pip install .`, else the `rulesets/` folder of the source checkout."""
+    installed = PACKAGE / "rulesets"
+    return installed if installed.is_dir() else PACKAGE.parent / "rulesets"
+
+
+def bundled_library() -> Path:
+    return bundled_rulesets() / "lib"
+
+
+def configured_dirs() -> list[Path]:
+    """The folders of $BOARDRULES_PATH, in order (empty entries skipped)."""
+    return [Path(part) for part in os.environ.get(ENV, "").split(os.pathsep) if part.strip()]
+
+
+def search_path(rules_path: Path) -> list[Path]:
+    """The folders `import` searches for a file at `rules_path`, first match wins, each
+    folder once."""
+    folders = [*configured_dirs(), rules_path.resolve().parent.parent / "lib",
+               bundled_library()]
+    seen: set[Path] = set()
+    unique: list[Path] = []
+    for folder in folders:
+        key = folder.resolve()
+        if key not in seen:
+            seen.add(key)
+            unique.append(folder)
+    return unique
+
+
+def find_library(name: str, search: Iterable[Path]) -> Path | None:
+    """`NAME.rules` in the first folder of the search path that has it."""
+    for folder in search:
+        candidate = folder / f"{name}.rules"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def available_libraries(search: Iterable[Path]) -> list[str]:
+    """Every library name the search path offers, sorted."""
+    names: set[str] = set()
+    for folder in search:
+        if folder.is_dir():
+            names |= {p.stem for p in folder.glob("*.rules") if p.is_file()}
+    return sorted(names)
+
+
+@contextmanager
+def library_dirs(dirs: Iterable[str | Path] | None) -> Iterator[None]:
+    """Put `dirs` in front of $BOARDRULES_PATH while the block runs (so that worker
+    processes see them too), then restore it."""
+    extra = [str(Path(d).resolve()) for d in dirs or ()]
+    if not extra:
+        yield
+        return
+    before = os.environ.get(ENV)
+    os.environ[ENV] = os.pathsep.join([*extra, *([before] if before else [])])
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(ENV, None)
+        else:
+            os.environ[ENV] = before

@@ -1,0 +1,121 @@
+"""Run generated programs on both backends and compare what they did (test_differential.py).
+
+`build(folder, seed, ids)` writes the edition of programs `ids`, drops the programs the
+compiler rejects (a located error, the same for both backends by construction) and loads
+the module on both backends. `outcome(module, k, inputs, seed, policy)` plays program K
+for two turns and returns everything observable: the trace, payments, counters, cash,
+positions, card holders, the result, or the error with its type, message and rules
+location.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+
+from programs import INPUTS, RULEBOOK, edition
+
+from boardrules.compiler.diagnostics import CompileError
+from boardrules.compiler.pipeline import compile_rules
+from boardrules.runtime.errors import rules_location
+from boardrules.runtime.loader import load_module
+
+POLICIES = ("default", "random")
+SEEDS = (3, 2**64 - 1)
+
+
+@dataclass
+class Batch:
+    """One edition of programs, loaded on both backends."""
+
+    path: Path
+    programs: list[int]
+    rejected: dict[int, str] = field(default_factory=dict)  # program -> its compile error
+    modules: tuple[ModuleType, ModuleType] | None = None
+    texts: dict[int, str] = field(default_factory=dict)
+
+
+def build(folder: Path, seed: int, ids: list[int], written: dict[int, str] | None = None,
+          load: bool = True) -> Batch:
+    """The edition of programs `ids` (`written` gives some of them); those the compiler
+    rejects are left out."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "rulebook.txt").write_text(RULEBOOK)
+    path = folder / f"{folder.name}.rules"
+    batch = Batch(path, list(ids))
+    for _ in range(10):
+        text, spans = edition(seed, batch.programs, written)
+        path.write_text(text)
+        try:
+            compile_rules(path, until="codegen")
+            break
+        except CompileError as error:
+            for d in error.diagnostics:
+                culprits = [k for k, (a, b) in spans.items() if a <= d.span.line <= b]
+                assert culprits, f"the prelude does not compile: {d.render()}"
+                batch.rejected[culprits[0]] = d.message
+            batch.programs = [k for k in batch.programs if k not in batch.rejected]
+    lines = path.read_text().split("\n")
+    batch.texts = {k: "\n".join(lines[a - 1:b]) for k, (a, b) in spans.items()}
+    if load:
+        batch.modules = (load_module(str(path), "interpreted"), load_module(str(path), "compiled"))
+    return batch
+
+
+def outcome(module: ModuleType, k: int, inputs: tuple[int, int, int], seed: int,
+            policy: str, players: int = 3, turns: int = 2) -> tuple:
+    """Everything program K did in `turns` turns, or the error it stopped with."""
+    game = module.Game(players, seed=seed, trace=True, policies=[policy] * players)
+    for name, value in zip(("g_game_mode", "g_game_arg1", "g_game_arg2", "g_game_arg3"),
+                           (k, *inputs), strict=True):
+        game.state_set(name, 0, value)
+    try:
+        game.play(turns)
+        error = None
+    except Exception as exc:  # a rules error (or a defect): compared between backends
+        error = (type(exc).__name__, str(exc), rules_location(module, exc))
+    return (error, game.trace(), game.payments(), game.counter_values(), game.players_cash(),
+            [game.position_of(p) for p in range(players)], game.holders(), game.turn,
+            game.over)
+
+
+@dataclass
+class Report:
+    """What the runs of a batch gave: runs, errors, and the divergences found."""
+
+    runs: int = 0
+    errors: int = 0
+    divergences: list[str] = field(default_factory=list)
+
+
+def compare(batch: Batch, inputs: tuple = INPUTS, seeds: tuple = SEEDS,
+            policies: tuple = POLICIES) -> Report:
+    """Run every program of the batch with every input, seed and policy on both backends."""
+    assert batch.modules is not None
+    report = Report()
+    for k in batch.programs:
+        for i, args in enumerate(inputs):
+            seed, policy = seeds[i % len(seeds)], policies[(i // len(seeds)) % len(policies)]
+            interpreted, compiled = (outcome(m, k, args, seed, policy) for m in batch.modules)
+            report.runs += 1
+            report.errors += interpreted[0] is not None
+            if interpreted != compiled:
+                report.divergences.append(_describe(batch, k, args, seed, policy,
+                                                    interpreted, compiled))
+    return report
+
+
+FIELDS = ("error", "trace", "payments", "counters", "cash", "positions", "holders", "turn",
+          "over")
+
+
+def _describe(batch: Batch, k: int, args, seed: int, policy: str, a: tuple, b: tuple) -> str:
+    differ = [f"{name}: interpreted {x!r:.300} compiled {y!r:.300}"
+              for name, x, y in zip(FIELDS, a, b, strict=True) if x != y and name != "trace"]
+    if a[1] != b[1]:
+        at = next((i for i, (x, y) in enumerate(zip(a[1], b[1], strict=False)) if x != y),
+                  min(len(a[1]), len(b[1])))
+        differ.append(f"trace line {at}: {a[1][at:at + 1]} != {b[1][at:at + 1]}")
+    return (f"program {k} (inputs {args}, seed {seed}, {policy} policy) in {batch.path}:\n"
+            + "\n".join(differ) + "\n" + batch.texts.get(k, ""))

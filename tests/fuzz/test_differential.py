@@ -1,0 +1,117 @@
+"""Generated programs play alike on both backends (issue 13, "Guards that stay").
+
+Each program (programs.py) runs two turns of a three-player game per input, seed and
+policy, on the interpreted and the compiled backend; trace, payments, counters, cash,
+positions and cards must be identical, or the error the same (type, message and rules
+location). Many programs share one edition, so one build serves them all. With them run
+the programs that diverged once (WRITTEN). The CI budget is one build; the long one:
+
+    pytest -m fuzz tests/fuzz/test_differential.py [--fuzz-examples N]   # N programs, 1000
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from differential import build, compare
+
+CI_SEED, CI_PROGRAMS = 1, 12  # a build costs some 8 s of CPU, and 0.1 s more a program
+LONG_PROGRAMS, PER_BUILD = 1000, 50
+
+# What diverged once, written out: each is run with every input, seed and policy.
+WRITTEN = {
+    # a division by zero raised each backend's own ZeroDivisionError message
+    1001: """rule prog_1001 {
+  on turn(p: player) when mode == 1001 {
+    result = arg1 / arg2
+    result += arg1 % (arg3 - arg3)
+    end turn
+  }
+}
+""",
+    # C took the stop of a range before its start, and min/max their last argument first
+    1002: """rule prog_1002 {
+  on turn(p: player) when mode == 1002 {
+    for i in random(3) to random(5) + roll(six) {
+      pinged += 1
+    }
+    result = max(ask pick(p, 0, 3), roll(six)) + min(roll(six), ask pick(p, 1, 6))
+    end turn
+  }
+}
+""",
+    # Cython evaluated a call before a read it changes: `x += f()`, `p.cash + f()`
+    1003: """proc bump(q: player) -> int {
+  q.score += 10
+  pay(bank, q, 7)
+  return 1
+}
+rule prog_1003 {
+  on turn(p: player) when mode == 1003 {
+    p.score += bump(p)
+    result = p.cash + bump(p) * 1000 + p.score
+    end turn
+  }
+}
+""",
+    # a product of products in `x *= e` overflowed 64 bits in C before it was checked
+    1004: """rule prog_1004 {
+  on turn(p: player) when mode == 1004 {
+    let a = arg1
+    a *= (arg2 + 1073741824) * -count(c in cards chance)
+    result = a
+    end turn
+  }
+}
+""",
+    # a guarded range evaluated its bounds twice (the loop guard, then the loop)
+    1005: """rule prog_1005 {
+  on turn(p: player) when mode == 1005 {
+    for i in 0 to (arg1 + 1) * roll(six) - arg1 {
+      pinged += 1
+    }
+    end turn
+  }
+}
+""",
+}
+
+
+@pytest.fixture(scope="module")
+def ci_batch(tmp_path_factory):
+    ids = list(range(1, CI_PROGRAMS + 1)) + sorted(WRITTEN)
+    return build(tmp_path_factory.mktemp("differential") / "differential", CI_SEED, ids,
+                 WRITTEN)
+
+
+def test_generated_programs_agree_on_both_backends(ci_batch):
+    report = compare(ci_batch)
+    assert len(ci_batch.programs) >= CI_PROGRAMS * 0.8 + len(WRITTEN), ci_batch.rejected
+    assert report.runs and not report.divergences, "\n\n".join(report.divergences[:3])
+
+
+def test_a_guarded_range_evaluates_its_bounds_once(ci_batch):
+    from differential import outcome
+
+    for module in ci_batch.modules:
+        error, trace, *_ = outcome(module, 1005, (5, 0, 0), 3, "default")
+        first = trace[trace.index(next(t for t in trace if t.startswith("turn 1 "))):]
+        first = first[:next(i for i, t in enumerate(first) if t.startswith("turn 2 "))]
+        assert error is None and sum("roll six" in line for line in first) == 1, trace
+
+
+@pytest.mark.fuzz
+def test_the_long_run_of_programs_agrees(tmp_path_factory, fuzz_examples):
+    """1000 programs (or --fuzz-examples), 50 to a build."""
+    total = fuzz_examples or LONG_PROGRAMS
+    started, runs, programs, divergences = time.perf_counter(), 0, 0, []
+    for first in range(1, total + 1, PER_BUILD):
+        ids = list(range(first, min(first + PER_BUILD, total + 1)))
+        batch = build(tmp_path_factory.mktemp("long") / f"long{first}", 7, ids)
+        report = compare(batch)
+        runs, programs = runs + report.runs, programs + len(batch.programs)
+        divergences += report.divergences
+    print(f"\n{programs} programs of {total} compiled, {runs} runs on each backend, "
+          f"{len(divergences)} divergences, {time.perf_counter() - started:.0f} s")
+    assert not divergences, "\n\n".join(divergences[:3])

@@ -1,0 +1,137 @@
+"""Mutation testing (boardrules mutate) and the coverage it feeds (tested or exercised).
+
+On the tiny edition tests/editions/mutation_demo, whose scenarios kill every mutant; a
+copy with a scenario that checks nothing shows its sentence fall to exercised."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from boardrules.cli import main
+from boardrules.harness.coverage import Report, apply_mutation, coverage
+from boardrules.harness.coverage_html import render_html as render_coverage
+from boardrules.harness.mutate import mutate, run_mutants
+from boardrules.harness.mutation_report import format_report, render_html, summary
+from boardrules.harness.scenarios import run_edition
+
+ROOT = Path(__file__).resolve().parents[2]
+EDITION = ROOT / "tests" / "editions" / "mutation_demo" / "mutation_demo.rules"
+BONUS = "Landing on the bonus space pays 5 coins."
+GOOD_SCENARIO = '''scenario "the bonus pays 5" for bonus {
+  play p1
+  expect p1.cash == 5
+}'''
+# a scenario that plays the bonus rule and checks nothing it does
+PLANTED = '''scenario "the bonus space is reached" for bonus {
+  play p1
+  expect p1.position == bonus_space
+}'''
+
+
+def _copy(tmp_path: Path, scenario: str, extra: str = "") -> Path:
+    folder = tmp_path / "mutation_demo"
+    folder.mkdir()
+    (folder / "rulebook.txt").write_text((EDITION.parent / "rulebook.txt").read_text())
+    text = EDITION.read_text()
+    assert GOOD_SCENARIO in text
+    (folder / "mutation_demo.rules").write_text(text.replace(GOOD_SCENARIO, scenario) + extra)
+    return folder / "mutation_demo.rules"
+
+
+def _reports(path: Path, *mutation: dict) -> list[Report]:
+    """The coverage report, plain and then fed each mutation result."""
+    compilation, outcomes = run_edition(str(path), ("interpreted",))
+    found = []
+    for data in (None, *mutation):
+        report = coverage(compilation, outcomes)
+        if data is not None:
+            assert apply_mutation(report, data, "m.json") == []
+        found.append(report)
+    return found
+
+
+def _statuses(report: Report) -> dict[str, str]:
+    return {entry.sentence.text: entry.status for entry in report.sentences}
+
+
+def test_the_demo_edition_its_mutants_and_their_report(html_problems):
+    """One run of every mutant of the demo edition (one test: the run is its cost)."""
+    run = mutate(str(EDITION), workers=2)
+    found = run.baseline.mutants
+    assert {m.operator for m in found} >= {"const", "compare", "negate", "drop", "swap",
+                                          "and-or", "param"}
+    by_text = {(m.origin, m.before, m.after): m for m in found}
+    pay = by_text[("rule tax", "3", "4")]  # the 3 of pay(p, bank, 3) or of p.cash >= 3
+    assert pay.where.startswith("mutation_demo.rules:") and pay.units == ("tax",)
+    param = by_text[("param bonus_pay", "bonus_pay = 5", "bonus_pay = 10")]
+    assert set(param.units) == {"bonus_pay", "bonus"}  # the param and the rule naming it
+    swap = next(m for m in found if m.origin == "rule bonus" and m.operator == "swap")
+    assert (swap.before, swap.after) == ("pay(bank, p, 5)", "pay(p, bank, 5)")  # params folded
+    drop = next(m for m in found if m.origin == "rule bonus" and m.operator == "drop")
+    assert drop.before == "pay(bank, p, bonus_pay)"  # a dropped statement as written
+    assert not [m for m in found if m.origin == "rule turn" and m.operator == "const"], \
+        "roll(one) names a die: its index is not a number of the rules"
+
+    demo = summary(run)
+    totals = demo["totals"]
+    assert totals["made"] == totals["killed"] == len(found) and totals["survived"] == 0
+    assert totals["score"] == 100.0
+    assert {row["origin"] for row in demo["origins"]} == {
+        "rule turn", "rule bonus", "rule tax", "param bonus_pay"}
+    bonus = next(s for s in demo["sentences"] if s["text"] == BONUS)
+    assert bonus["killed"] == bonus["made"] > 0 and set(bonus["units"]) == {"bonus",
+                                                                            "bonus_pay"}
+    assert "mutation score: 100.0%" in format_report(demo)
+    assert html_problems(render_html(demo)) == []
+    plain, fed = map(_statuses, _reports(EDITION, demo))
+    assert plain == fed and fed[BONUS] == "tested"
+
+    # a mutant past the time limit is killed by timeout: its worker ended, never a hang
+    late = run_mutants(run.baseline, [0, 1, 2], workers=2, timeout=0.001)
+    assert {r.status for r in late.results.values()} == {"timeout"}
+    assert sorted(late.results) == [0, 1, 2]
+
+
+def test_a_scenario_that_checks_nothing_leaves_its_sentence_exercised(tmp_path,
+                                                                       html_problems):
+    notes = ('\nequivalent "rule bonus: `s.kind == bonus` -> `s.kind != bonus`" '
+             'because "a test of the note"\n'
+             'equivalent "rule bonus: `a` -> `b`" because "names no mutant"\n')
+    planted = _copy(tmp_path, PLANTED, notes)
+    data = summary(mutate(str(planted), rule="bonus", workers=2))
+    survivors = [m for m in data["mutants"] if m["status"] == "survived"]
+    assert survivors and all("bonus" in m["units"] for m in survivors)
+    dropped = next(m for m in survivors if m["operator"] == "drop")
+    assert dropped["source"] == "pay(bank, p, bonus_pay)" and dropped["mutated_source"] == ""
+    assert f"{dropped['file']}:{dropped['line']}: rule bonus: `pay(bank, p, bonus_pay)` -> " \
+        "`(removed)` survived" in format_report(data)
+    assert html_problems(render_html(data)) == []
+    noted = next(m for m in data["mutants"] if m["after"] == "s.kind != bonus")
+    assert noted["status"] == "equivalent" and "a test of the note" in noted["detail"]
+    assert len(data["stale_notes"]) == 1 and "`a` -> `b`" in data["stale_notes"][0]
+    plain_report, fed_report = _reports(planted, data)
+    plain, fed = _statuses(plain_report), _statuses(fed_report)
+    assert plain[BONUS] == "tested"  # plain coverage: a scenario of the rule passed
+    assert fed[BONUS] == "exercised"  # but it kills none of the rule's mutants
+    assert "exercised" not in plain_report.to_json()["totals"]  # unchanged without mutation
+    assert fed_report.to_json()["totals"]["exercised"] >= 1
+    page = render_coverage(fed_report)
+    assert html_problems(page) == [] and 'data-status="exercised"' in page
+    assert "pay(bank, p, bonus_pay)" in page  # the survivor, beside its sentence
+    # a run of one rule's mutants says nothing of the others': their sentences are not tested
+    assert fed["Each turn, roll the die and move."] == "exercised"
+
+
+def test_the_command_line(tmp_path, capsys):
+    out = tmp_path / "m.json"
+    assert main(["mutate", str(EDITION), "--rule", "tax", "--budget", "3", "--workers", "1",
+                 "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["totals"]["selected"] == 3 and data["settings"]["rule"] == "tax"
+    assert "mutation testing: mutation_demo (3 of " in capsys.readouterr().out
+    assert main(["mutate", str(EDITION), "--rule", "no_such_rule"]) == 2
+    assert main(["mutate", str(EDITION), "--budget", "0"]) == 2
+    assert main(["mutate", str(EDITION), "--budget", "2", "--time", "5"]) == 2
+    assert main(["coverage", str(EDITION), "--mutation", str(tmp_path / "none.json")]) == 2
+    assert "cannot read mutation results" in capsys.readouterr().err

@@ -1,0 +1,225 @@
+"""Scripted dice and answers are checked: by type and face when the file is checked, and when
+the scenario runs, so that a scenario cannot pass while testing nothing.
+
+The scenarios are added to a copy of the tiny edition and run on the interpreted backend
+(the checks live in the kernel, the test layer and the harness, the same on both backends;
+tests/test_scenarios.py runs every shipped scenario on both).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from boardrules.cli import main
+from boardrules.compiler.diagnostics import CompileError
+from boardrules.compiler.pipeline import compile_rules
+from boardrules.harness.scenarios import cases, run_case
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+# After a throw of the six-sided die, a lucky space rolls the weather die when the player
+# has 100 beans or more, and the six-sided die again otherwise: which die is rolled second
+# is known only when the game runs.
+WEATHER = """
+enum sky { sun, storm }
+die weather faces [sun, storm]
+
+rule lucky_weather {
+  on land(p: player, s: space) when s.kind == lucky {
+    if p.cash >= 100 {
+      if roll(weather) == storm {
+        pay(p, bank, 1)
+      }
+    } else {
+      pay(bank, p, roll(d6))
+    }
+  }
+}
+"""
+
+# The weather die rolled once when the game starts: a turn rolls the six-sided die alone.
+START_WEATHER = """
+enum sky { sun, storm }
+die weather faces [sun, storm]
+
+rule forecast {
+  on start() {
+    if roll(weather) == storm {
+      log("storm")
+    }
+  }
+}
+"""
+
+SCENARIOS = {
+    "unused answer": """
+  dice [1]
+  answer yes [true]
+  play p1
+  expect p1.position == a
+""",
+    "answer asked once of two": """
+  given { p1.position = c }
+  dice [1]
+  answer yes [true, false]
+  play p1
+  expect paid(p1, bank) == 1
+""",
+    "dice left after a play": """
+  dice [1, 2]
+  play p1
+  expect p1.position == a
+""",
+    "a roll with none left": """
+  dice [1]
+  play p1
+  play p1
+""",
+    "a named face rolled as a number": """
+  given { p1.cash = 10 }
+  cards luck [nothing]
+  dice [2, storm]
+  play p1
+""",
+    "the weather after a lucky throw": """
+  cards luck [nothing]
+  dice [2, storm]
+  play p1
+  expect paid(p1, bank) == 1
+""",
+    "legal answers": """
+  given { p1.position = c }
+  answer pick [c]
+  expect legal(pick(p1), a)
+  expect not legal(pick(p1), b)
+  expect legal(exact(p1), 3)
+  expect not legal(exact(p1), 4)
+  expect legal(maybe_pick(p1), none)
+  expect legal(amount(p1), none)
+  expect not legal(amount(p1), 5)
+  expect legal(yes(p1), false)
+  given {
+    let s = ask pick(p1)
+    s.landings = 7
+  }
+  expect c.landings == 7
+""",
+    "an answer the rules refuse": """
+  expect legal(pick(p1), b)
+""",
+}
+
+
+def _edition(root: Path, text: str) -> Path:
+    shutil.copytree(FIXTURES / "lib", root / "lib", dirs_exist_ok=True)
+    shutil.copytree(FIXTURES / "tiny", root / "tiny", dirs_exist_ok=True)
+    rules = root / "tiny" / "tiny.rules"
+    rules.write_text((FIXTURES / "tiny" / "tiny.rules").read_text() + text)
+    return rules
+
+
+@pytest.fixture(scope="module")
+def outcomes(tmp_path_factory) -> dict[str, tuple[bool, str, Path]]:
+    text = WEATHER + "".join(f'\nscenario "{title}" for toll {{{steps}}}\n'
+                             for title, steps in SCENARIOS.items())
+    rules = _edition(tmp_path_factory.mktemp("rulesets"), text)
+    compilation = compile_rules(rules)
+    found = {}
+    for case in cases(compilation):
+        outcome = run_case(compilation, case, "interpreted")
+        found[case.title] = (outcome.passed, outcome.message, rules)
+    return found
+
+
+def _line(rules: Path, title: str, text: str) -> int:
+    """The line of `text` in the scenario `title`."""
+    lines = rules.read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if f'"{title}"' in line)
+    return next(i + 1 for i in range(start + 1, len(lines)) if text in lines[i])
+
+
+def _failure(outcomes, title: str) -> list[str]:
+    passed, message, _ = outcomes[title]
+    assert not passed, f"{title} passed"
+    return message.splitlines()
+
+
+def test_an_answer_never_asked_fails_the_scenario(outcomes):
+    rules = outcomes["unused answer"][2]
+    line = _line(rules, "unused answer", "answer yes")
+    assert _failure(outcomes, "unused answer")[2] == (
+        f"answer yes [true] (line {line}) was never asked")
+
+
+def test_an_answer_left_over_is_named(outcomes):
+    rules = outcomes["answer asked once of two"][2]
+    line = _line(rules, "answer asked once of two", "answer yes")
+    assert _failure(outcomes, "answer asked once of two")[2] == (
+        f"answer yes [true, false] (line {line}): false never asked (yes was asked once)")
+
+
+def test_a_play_must_roll_every_die_scripted_for_it(outcomes):
+    rules = outcomes["dice left after a play"][2]
+    dice, play = (_line(rules, "dice left after a play", text) for text in ("dice", "play"))
+    assert _failure(outcomes, "dice left after a play")[2] == (
+        f"scripted dice never rolled: 2 of dice [1, 2] (line {dice}): the play at line {play} "
+        "did not roll them")
+
+
+def test_a_scenario_that_scripts_dice_scripts_every_roll(outcomes):
+    message = _failure(outcomes, "a roll with none left")
+    assert re.fullmatch(r"play at line \d+ rolled die d6 in rule walk at tinylib\.rules:\d+ with "
+                        r"no scripted roll left: .*", message[2]), message[2]
+
+
+def test_a_named_face_rolled_by_another_die_fails_by_name(outcomes):
+    rules = outcomes["a named face rolled as a number"][2]
+    dice = _line(rules, "a named face rolled as a number", "dice")
+    message = _failure(outcomes, "a named face rolled as a number")[2]
+    assert message.startswith(f"dice [2, storm] (line {dice}): storm is not a face of die d6, "
+                              "which the rules rolled in rule lucky_weather at tiny.rules:")
+
+
+def test_scripted_named_faces_and_legal_answers_pass(outcomes):
+    for title in ("the weather after a lucky throw", "legal answers"):
+        passed, message, _ = outcomes[title]
+        assert passed, message
+
+
+def test_an_answer_the_rules_refuse_fails_expect_legal(outcomes):
+    message = _failure(outcomes, "an answer the rules refuse")
+    assert message[2].endswith("legal(pick(p1), b)")
+    assert message[3:5] == ["  expected: the rules accept b", "  actual:   they refuse it"]
+
+
+@pytest.mark.parametrize(("steps", "error"), [
+    ("dice [7]", "7 is not a face of any die"),
+    ("dice [storm, 1]", "storm is not a face of die d6, which the turn rolls first"),
+    ("dice [1, 2]", "one die too many: the turn rolls no die after 1"),
+    ("answer yes [a]", "an answer to 'yes' is a bool, not a space"),
+    ("answer pick [p2]", "an answer to 'pick' is a space, not a player"),
+    ("answer pick [none]", "'pick' cannot be answered none: it is not optional"),
+    ("answer amount [9]", "9 is not an answer to 'amount'"),
+    ("answer pick [a.kind]", "an answer to 'pick' is a space, not a kind"),
+    ("expect legal(yes(p1), 3)", "an answer to 'yes' is a bool, not an int"),
+])
+def test_scripts_are_checked_with_the_file(tmp_path, steps, error):
+    rules = _edition(tmp_path, START_WEATHER
+                     + f'\nscenario "s" for toll {{\n  {steps}\n  play p1\n}}\n')
+    with pytest.raises(CompileError) as caught:
+        compile_rules(rules, until="check")
+    rendered = caught.value.render()
+    assert f"tiny.rules:{len(rules.read_text().splitlines()) - 2}:" in rendered
+    assert f"error: {error}" in rendered, rendered
+
+
+def test_boardrules_test_names_the_unused_answer(tmp_path, capsys):
+    rules = _edition(tmp_path, '\nscenario "never asked" for toll {\n  dice [1]\n'
+                     "  answer yes [true]\n  play p1\n}\n")
+    assert main(["test", str(rules), "--backend", "interpreted"]) == 1
+    out = capsys.readouterr().out
+    assert "answer yes [true] (line" in out and "was never asked" in out

@@ -1,0 +1,298 @@
+"""The docs match the code: every code block of docs/language.md and docs/tutorial.md.
+
+Each block's info string says what it is (docs/language.md, at the top): `rules`,
+`rules fragment` and `rules fragment EDITION` blocks of the reference are checked
+as written there, and their quotes must occur in a bundled rulebook; `python` blocks
+must compile; `sh` and `text` are commands and what they print.
+
+The tutorial is followed step by step in a temporary folder: its rulebook is
+saved, its `boardrules` commands run (in-process; `test` and `coverage` on the
+interpreted backend only, to spare the C build: backend identity is tested
+elsewhere; `compile` and `simulate` are left to the CLI tests), the placeholders
+are deleted before the first `rules` block, each `rules` block is added at the
+end (the one that starts with `edition` replaces the header), and every output
+it shows is compared with what the command printed, down to 100% coverage.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import shutil
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from boardrules.cli import main
+from boardrules.compiler import modules
+from boardrules.compiler.diagnostics import CompileError
+from boardrules.compiler.library_check import check_library
+from boardrules.compiler.pipeline import compile_rules
+from boardrules.compiler.rulebook import fold
+from boardrules.harness.coverage import coverage, format_table
+from boardrules.harness.scaffold import PLACEHOLDERS, SENTENCES
+from boardrules.harness.scenarios import run_edition
+from boardrules.runtime.loader import rulesets_dir
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+FENCE = re.compile(r"^(?P<indent> *)```(?P<info>[^\n`]*)\n(?P<body>.*?)^(?P=indent)```[ \t]*$",
+                   re.M | re.S)
+HEADER = re.compile(r'\A\s*edition\s+"[^"\n]*"\s*\{.*?\n\}[ \t]*\n', re.S)
+ANY_HEADER = re.compile(r'^edition\s+"[^"\n]*"\s*\{.*?\n\}[ \t]*\n', re.S | re.M)
+QUOTED = re.compile(r'\b(?:quote|waive)\s+("(?:[^"\\\n]|\\.)*")')
+TUTORIAL_RULEBOOK = "tiny_town_rulebook.txt"
+LANGUAGES = {"rules", "text", "sh", "python"}
+
+
+@dataclass(frozen=True)
+class Block:
+    doc: str
+    line: int
+    info: str
+    body: str
+
+    @property
+    def words(self) -> list[str]:
+        return self.info.split()
+
+    def __str__(self) -> str:
+        return f"docs/{self.doc}:{self.line}"
+
+
+def blocks(doc: str) -> list[Block]:
+    """The fenced code blocks of a doc, in order, un-indented (blocks inside list items)."""
+    text = (DOCS / doc).read_text(encoding="utf-8")
+    found = []
+    for match in FENCE.finditer(text):
+        indent = len(match.group("indent"))
+        body = "".join(line[indent:] if line[:indent].isspace() else line
+                       for line in match.group("body").splitlines(keepends=True))
+        found.append(Block(doc, text.count("\n", 0, match.start()) + 1,
+                           match.group("info").strip(), body))
+    return found
+
+
+@lru_cache(maxsize=1)
+def rulebooks() -> tuple[str, ...]:
+    """Every bundled rulebook and the tutorial's, white space folded."""
+    texts = [p.read_text(encoding="utf-8") for p in sorted(rulesets_dir().glob("*/rulebook.txt"))]
+    texts.append((DOCS / TUTORIAL_RULEBOOK).read_text(encoding="utf-8"))
+    return tuple(fold(text) for text in texts)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def parse_each_library_once():
+    """The libraries are parsed once for all the examples (parsing is a pure function)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(modules, "parse", lru_cache(maxsize=None)(modules.parse))
+        yield
+
+
+# ---- every block says what it is ------------------------------------------------------------
+@pytest.mark.parametrize("doc", ["language.md", "tutorial.md"])
+def test_every_code_block_says_what_it_is(doc):
+    editions = {p.name for p in rulesets_dir().iterdir() if (p / f"{p.name}.rules").is_file()}
+    allowed = {"language.md": [["rules"], ["rules", "fragment"], ["text"], ["sh"], ["python"]],
+               "tutorial.md": [["rules"], ["rules", "skeleton"], ["text"],
+                               ["text", TUTORIAL_RULEBOOK], ["sh"], ["python"]]}[doc]
+    assert blocks(doc), f"no code blocks found in {doc}"
+    for block in blocks(doc):
+        words = block.words
+        fragment_of_edition = (doc == "language.md" and words[:2] == ["rules", "fragment"]
+                               and len(words) == 3 and words[2] in editions)
+        assert words in allowed or fragment_of_edition, (
+            f"{block}: a code block's info string is one of {allowed} (or `rules fragment "
+            f"EDITION` in language.md), not {block.info!r}")
+
+
+# ---- the reference's examples -----------------------------------------------------------------
+LANGUAGE_RULES = [b for b in blocks("language.md") if b.words[:1] == ["rules"]]
+
+
+@pytest.mark.parametrize("block", LANGUAGE_RULES, ids=str)
+def test_language_example_checks(block, tmp_path):
+    try:
+        check_example(block, tmp_path)
+    except CompileError as error:
+        pytest.fail(f"{block}: the example does not check:\n{error.render()}")
+    for literal in QUOTED.findall(block.body):
+        quote = fold(json.loads(literal))
+        assert any(quote in book for book in rulebooks()), (
+            f"{block}: {quote!r} is in no bundled rulebook")
+
+
+def check_example(block: Block, tmp_path: Path) -> None:
+    words = block.words
+    if len(words) == 3:  # added to a copy of a bundled edition
+        folder = tmp_path / words[2]
+        shutil.copytree(rulesets_dir() / words[2], folder)
+        edition = folder / f"{words[2]}.rules"
+        text, body = edition.read_text(encoding="utf-8"), block.body
+        header = HEADER.match(body)
+        if header:
+            text = ANY_HEADER.sub(lambda _: header.group(0).lstrip(), text, count=1)
+            body = body[header.end():]
+        edition.write_text(f"{text}\n{body}", encoding="utf-8")
+        compile_rules(edition, until="lint")
+        return
+    assert not HEADER.match(block.body), f"{block}: a whole edition needs `rules fragment ED`"
+    library = tmp_path / "examples" / "example.rules"
+    library.parent.mkdir()
+    prefix = "import classic\n\n" if words[1:] == ["fragment"] else ""
+    library.write_text(prefix + block.body, encoding="utf-8")
+    check_library(library, until="lint")
+
+
+@pytest.mark.parametrize("doc", ["language.md", "tutorial.md"])
+def test_python_examples_compile(doc):
+    for block in blocks(doc):
+        if block.words == ["python"]:
+            compile(block.body, str(block), "exec")
+
+
+# ---- the tutorial, followed -------------------------------------------------------------------
+class Tutorial:
+    """The tutorial's edition as a reader builds it, and what its commands print."""
+
+    def __init__(self, folder: Path, capsys):
+        self.folder = folder
+        self.capsys = capsys
+        self.placeholders_deleted = False
+        self.runs: dict[str, tuple] = {}  # rules text -> (compilation, outcomes)
+        self.percent = 0.0
+
+    @property
+    def edition(self) -> Path:
+        return self.folder / "tiny_town" / "tiny_town.rules"
+
+    def run(self, args: list[str]) -> str | None:
+        """What `boardrules ARGS` prints (None for the commands not run here)."""
+        command = args[0]
+        if command == "check":  # compiled once for check, test and coverage alike
+            compilation = self.scenarios(args[1])[0]
+            assert not compilation.warnings, [w.render() for w in compilation.warnings]
+            return check_line(args[1], compilation.program)
+        if command == "new":
+            self.capsys.readouterr()
+            assert main(args) == 0, self.capsys.readouterr().err
+            return self.capsys.readouterr().out
+        if command == "test":
+            _, outcomes = self.scenarios(args[1])
+            assert all(o.passed for o in outcomes), [o.message for o in outcomes if not o.passed]
+            return (f"{2 * len(outcomes)} passed, 0 failed "
+                    f"({len(outcomes)} scenarios x 2 backend(s))\n")
+        if command == "coverage":
+            report = coverage(*self.scenarios(args[1]))
+            self.percent = report.percent_done()
+            return format_table(report) + "\n"
+        assert command in ("compile", "simulate"), f"the tutorial runs {command}: follow it here"
+        return None
+
+    def scenarios(self, name: str):
+        text = self.edition.read_text(encoding="utf-8")
+        if text not in self.runs:
+            self.runs[text] = run_edition(name, ("interpreted",))
+        return self.runs[text]
+
+    def add(self, block: Block) -> None:
+        text = self.edition.read_text(encoding="utf-8")
+        if not self.placeholders_deleted:  # "Now delete the placeholders"
+            start, end = text.index(PLACEHOLDERS), text.index(SENTENCES)
+            text = text[:start] + text[end:]
+            self.placeholders_deleted = True
+        header = HEADER.match(block.body)
+        if header:
+            assert header.end() == len(block.body), f"{block}: a header block is only the header"
+            text = ANY_HEADER.sub(lambda _: block.body.lstrip(), text, count=1)
+        else:
+            text = f"{text.rstrip()}\n\n{block.body}"
+        self.edition.write_text(text, encoding="utf-8")
+
+
+def check_line(name: str, program, warnings: int = 0) -> str:
+    """What `boardrules check NAME` prints last for a program."""
+    return (f"{name}: ok: {len(program.rules)} rules, {len(program.space_ids)} spaces, "
+            f"{len(program.card_ids)} cards, {len(program.decisions)} decisions, "
+            f"{warnings} warning(s)\n")
+
+
+def test_check_line_is_what_check_prints(capsys):
+    tiny = Path(__file__).resolve().parent / "fixtures" / "tiny" / "tiny.rules"
+    assert main(["check", str(tiny)]) == 0
+    compilation = compile_rules(tiny)
+    assert capsys.readouterr().out == check_line(str(tiny), compilation.program,
+                                                 len(compilation.warnings))
+
+
+def test_the_tutorial_reaches_full_coverage(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    tutorial = Tutorial(tmp_path, capsys)
+    shown: list[str] = []  # each command's output, until the block that shows it
+    seen = set()
+    for block in blocks("tutorial.md"):
+        words = block.words
+        if words == ["text", TUTORIAL_RULEBOOK]:
+            assert block.body == (DOCS / TUTORIAL_RULEBOOK).read_text(encoding="utf-8")
+            (tmp_path / TUTORIAL_RULEBOOK).write_text(block.body, encoding="utf-8")
+        elif words == ["sh"]:
+            shown = [out for line in block.body.splitlines() if line.startswith("boardrules ")
+                     for out in [tutorial.run(shlex.split(line)[1:])]]
+        elif words == ["text"] and shown:
+            if shown[0] is not None:
+                assert block.body == shown[0], f"{block}: the command prints something else"
+            shown = shown[1:]
+            seen.add("output")
+        elif words == ["text"] and "error: quote does not occur" in block.body:
+            check_misquote_example(block, tutorial)
+            seen.add("misquote")
+        elif words == ["text"] and block.body.startswith("FAILED "):
+            check_failure_example(block, tutorial)
+            seen.add("failure")
+        elif words == ["rules", "skeleton"]:
+            check_skeleton_excerpt(block, tutorial.edition.read_text(encoding="utf-8"))
+            seen.add("skeleton")
+        elif words == ["rules"]:
+            tutorial.add(block)
+    assert seen == {"output", "misquote", "failure", "skeleton"}
+    assert tutorial.percent == 100.0
+
+
+def check_skeleton_excerpt(block: Block, skeleton: str) -> None:
+    """The excerpt's lines occur in the skeleton, in order (`...` stands for lines left out)."""
+    lines = skeleton.splitlines()
+    at = 0
+    for line in block.body.splitlines():
+        if line.strip() == "...":
+            continue
+        assert line in lines[at:], f"{block}: {line!r} is not in the skeleton (in that order)"
+        at = lines.index(line, at) + 1
+
+
+def check_misquote_example(block: Block, tutorial: Tutorial) -> None:
+    """The misquote shown is what check prints when the sentence's quote is mistyped."""
+    location = re.match(r"(\S+?):(\d+):\d+: error", block.body)
+    assert location and location.group(1) == "tiny_town/tiny_town.rules", block
+    number = int(location.group(2))
+    lines = tutorial.edition.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert "500 coins" in lines[number - 1], f"{block}: line {number} is {lines[number - 1]!r}"
+    broken = tutorial.folder / "broken" / "tiny_town"
+    shutil.copytree(tutorial.edition.parent, broken)
+    lines[number - 1] = lines[number - 1].replace("500 coins", "50 coins")
+    (broken / "tiny_town.rules").write_text("".join(lines), encoding="utf-8")
+    with pytest.raises(CompileError) as info:
+        compile_rules(Path("broken/tiny_town/tiny_town.rules"), until="check")
+    assert info.value.render().replace("broken/", "") + "\n" == block.body
+
+
+def check_failure_example(block: Block, tutorial: Tutorial) -> None:
+    """The failure shown names the scenario's and the expectation's real lines."""
+    lines = tutorial.edition.read_text(encoding="utf-8").splitlines()
+    title = re.search(r'scenario "([^"]+)" \(tiny_town.rules:(\d+),', block.body)
+    expectation = re.search(r"expectation failed \(line (\d+)\): (.+)", block.body)
+    assert title and expectation, block
+    assert lines[int(title.group(2)) - 1].startswith(f'scenario "{title.group(1)}"'), block
+    wrong = expectation.group(2).replace("470", "475")
+    assert lines[int(expectation.group(1)) - 1].strip() == f"expect {wrong}", block
