@@ -557,9 +557,9 @@ class Kernel:
     def k_pay(self, payer: cython.int, payee: cython.int, amount: cython.int) -> cython.int:
         """Move money; -1 is the Bank, which never runs out. Cash is kept in 32 bits."""
         if payer >= 0:
-            self.cash[payer] = narrow(cython.cast(cython.longlong, self.cash[payer]) - amount)
+            self.cash[payer] = narrow(wide(self.cash[payer]) - amount)
         if payee >= 0:
-            self.cash[payee] = narrow(cython.cast(cython.longlong, self.cash[payee]) + amount)
+            self.cash[payee] = narrow(wide(self.cash[payee]) + amount)
         if self.ledgering:
             self.ledger.append((self.turn, payer, payee, amount))
         if self.tracing:

@@ -85,6 +85,15 @@ MIX_2 = cython.declare(cython.ulonglong, 0x94D049BB133111EB)
 
 @cython.cfunc
 @cython.inline
+@cython.exceptval(check=False)
+def wide(value: cython.longlong) -> cython.longlong:
+    """A 32-bit value taken to 64 bits, so that arithmetic on it is exact (compiled: free;
+    interpreted: far cheaper than cython.cast, which the generated code would call often)."""
+    return value
+
+
+@cython.cfunc
+@cython.inline
 @cython.exceptval(-2147483647, check=True)
 def narrow(value: cython.longlong) -> cython.int:
     """A value the rules keep (a local, a counter, an argument): it must fit in 32 bits.
