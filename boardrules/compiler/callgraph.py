@@ -126,13 +126,13 @@ def _names(node) -> Iterator[str]:
 
 
 def strategy_params(symbols: Symbols, graph: CallGraph) -> set[str]:
-    """The params only the default strategy names (decision defaults, procedures only they
-    call): tuning, not rules, so not mutated."""
-    strategy = {n for d in symbols.decisions.values() if d.default is not None
-                for n in _names(d.default)}
+    """The params no rules code and no data names: those only the default strategy reads
+    (decision defaults, procedures only they call), which are tuning, not rules, and those
+    nothing reads. Not mutated."""
     elsewhere: set[str] = set()
     for name, proc in symbols.procs.items():
-        (elsewhere if graph.mutable(f"proc_{name}") else strategy).update(_names(proc.body))
+        if graph.mutable(f"proc_{name}"):
+            elsewhere.update(_names(proc.body))
     tables = (symbols.rules, symbols.decisions, symbols.spaces, symbols.groups, symbols.dice,
               symbols.decks, symbols.options, symbols.grids, symbols.sets, symbols.fields,
               symbols.counters)
@@ -142,7 +142,7 @@ def strategy_params(symbols: Symbols, graph: CallGraph) -> set[str]:
     elsewhere.update(_names(tuple(symbols.game.values())))
     elsewhere.update(_names(tuple(p.value for p in symbols.params.values()
                                   if p.value is not None)))
-    return (strategy - elsewhere) & set(symbols.params)
+    return set(symbols.params) - elsewhere
 
 
 def param_units(symbols: Symbols, graph: CallGraph) -> dict[str, tuple[str, ...]]:

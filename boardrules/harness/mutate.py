@@ -289,12 +289,12 @@ def run_mutants(base: Baseline, selected: list[int], workers: int = 2,
     further mutant starts."""
     timeout = timeout if timeout is not None else default_timeout(base)
     run = Run(base, list(selected), workers=workers, timeout=timeout, time_limit=time_limit)
-    start = time.monotonic()
     for index in selected:  # noted as equivalent in the rules: not run
         if index in base.noted:
             run.results[index] = Result(index, "equivalent", detail=base.noted[index])
     pending = [index for index in selected if index not in base.noted]
     pool = [_Worker(base) for _ in range(max(1, min(workers, len(pending) or 1)))]
+    start = time.monotonic()
     try:
         while pending or any(w.task is not None for w in pool):
             expired = time_limit is not None and time.monotonic() - start > time_limit
