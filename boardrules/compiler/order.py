@@ -4,17 +4,19 @@ Python evaluates operands and arguments left to right. The C that Cython writes 
 not always: it evaluates a call that may raise into a temporary before the plain reads
 of the same expression (`p.cash + f(p)` reads the cash after f ran), C leaves the order
 of a noexcept call's arguments open, and a `range` takes its stop before its start.
-Where two parts of one expression are a call with effects (a payment, a move, a roll,
-`random`, a decision, a procedure that changes the game) and another such call or a
-read of the game's state, code generation makes the order explicit:
+Where the order of two parts of one expression matters (a call with effects, such as a
+payment, a move, a roll, `random`, a decision or a procedure that changes the game, and
+another such call, a read of the game's state or something that may raise; or two
+parts that may raise, which decide the error), code generation makes the order explicit:
 
 - each such part of the expression is passed through the kernel's `seq()`, an inline
   identity that Cython must check, so it evaluates them into temporaries, in order
   (`min` and `max` become the kernel's `ordered_min` and `ordered_max`: Cython's own
   evaluate their last argument first);
 - `x += f()` on a counter reads the counter first (`x = seq(x) + seq(f())`);
-- a range whose bounds have effects gets its bounds in locals, start first, evaluated
-  once (the loop guard used to evaluate them a second time).
+- a range whose bounds' order matters gets its bounds in locals, start first, and so
+  does a guarded range whose bounds are not pure and safe (the loop guard used to
+  evaluate them a second time).
 
 `and`, `or`, `not` and `if ... then ... else` keep their order in C as well. The
 interpreted backend needs none of this; the production module gets it only where it
@@ -51,12 +53,21 @@ def reads_state(e: ir.Expr) -> bool:
     return False
 
 
+def _traits(e: ir.Expr, fx: Effects) -> tuple[bool, bool, bool]:
+    """Whether evaluating `e` may change the game, may raise, and reads the game."""
+    return not fx.expr_is_pure(e), not fx.expr_is_safe(e), reads_state(e)
+
+
 def clash(parts: list[ir.Expr], fx: Effects) -> bool:
-    """Whether the order of the parts matters: one has effects, and another has effects
-    too or reads the game."""
-    impure = [not fx.expr_is_pure(p) for p in parts]
-    return any(impure) and (sum(impure) >= 2 or sum(
-        1 for p, i in zip(parts, impure, strict=True) if i or reads_state(p)) >= 2)
+    """Whether the order of the parts matters: one has effects and another has effects,
+    may raise or reads the game; or two may raise (which error is raised first)."""
+    traits = [_traits(p, fx) for p in parts]
+    for i, (changes, raises, reads) in enumerate(traits):
+        for other_changes, other_raises, other_reads in traits[i + 1:]:
+            if (changes and (other_changes or other_raises or other_reads)
+                    or other_changes and (raises or reads) or raises and other_raises):
+                return True
+    return False
 
 
 def unordered(e: ir.Expr, fx: Effects) -> bool:
@@ -71,18 +82,22 @@ def unordered(e: ir.Expr, fx: Effects) -> bool:
 
 def in_place(part: ir.Expr, fx: Effects) -> bool:
     """A part of an unordered expression that must be evaluated in its place."""
-    return part.type.name != "str" and (not fx.expr_is_pure(part) or reads_state(part))
+    return part.type.name != "str" and any(_traits(part, fx))
 
 
 def counter_first(s: ir.Assign, fx: Effects) -> bool:
-    """`x += e` on game state where e has effects: x is read before e, as in Python."""
-    return s.op != "=" and isinstance(s.target, ir.State) and not fx.expr_is_pure(s.value)
+    """`x += e` on game state where the order of reading x and evaluating e matters: x is
+    read first, as in Python."""
+    return s.op != "=" and isinstance(s.target, ir.State) and clash([s.target, s.value], fx)
 
 
 def bounds_first(domain: ir.Domain, fx: Effects) -> bool:
-    """A range whose bounds have effects: evaluated once, into locals, start first."""
+    """A range whose bounds' order matters, or that the loop guard would evaluate twice:
+    its bounds go into locals, start first, evaluated once."""
     return (domain.kind == "range" and not domain.index
-            and not (fx.expr_is_pure(domain.low) and fx.expr_is_pure(domain.high)))
+            and (clash([domain.low, domain.high], fx)
+                 or domain.guarded and not (fx.expr_is_clean(domain.low)
+                                            and fx.expr_is_clean(domain.high))))
 
 
 def bound_locals(body: tuple[ir.Stmt, ...], fx: Effects) -> list[str]:

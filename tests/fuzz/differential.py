@@ -19,7 +19,7 @@ from programs import INPUTS, RULEBOOK, edition
 from boardrules.compiler.diagnostics import CompileError
 from boardrules.compiler.pipeline import compile_rules
 from boardrules.runtime.errors import rules_location
-from boardrules.runtime.loader import load_module
+from boardrules.runtime.loader import import_compilation
 
 POLICIES = ("default", "random")
 SEEDS = (3, 2**64 - 1)
@@ -48,7 +48,7 @@ def build(folder: Path, seed: int, ids: list[int], written: dict[int, str] | Non
         text, spans = edition(seed, batch.programs, written)
         path.write_text(text)
         try:
-            compile_rules(path, until="codegen")
+            compilation = compile_rules(path, until="codegen")
             break
         except CompileError as error:
             for d in error.diagnostics:
@@ -58,8 +58,9 @@ def build(folder: Path, seed: int, ids: list[int], written: dict[int, str] | Non
             batch.programs = [k for k in batch.programs if k not in batch.rejected]
     lines = path.read_text().split("\n")
     batch.texts = {k: "\n".join(lines[a - 1:b]) for k, (a, b) in spans.items()}
-    if load:
-        batch.modules = (load_module(str(path), "interpreted"), load_module(str(path), "compiled"))
+    if load:  # the compilation at hand: no second run of the front end
+        batch.modules = (import_compilation(compilation, "interpreted"),
+                         import_compilation(compilation, "compiled"))
     return batch
 
 

@@ -247,8 +247,11 @@ class Generator:
             return f"all({self.bool_(inner, d, True)} for {var} in {domain})"
         if kind == "entity":
             s, q = r.choice(env.spaces), r.choice(env.players)
+            value = self.int_(Env([], [], ["z"]), 0, True)  # of the candidate z
             return r.choice((f"{s}.owner == {q}", f"{s}.owner != none", f"holds({q}, c_keep)",
-                             f"{q}.alive", f"{q}.hue == red", f"{s} == space_at({q}.seat)"))
+                             f"{q}.alive", f"{q}.hue == red", f"{s} == space_at({q}.seat)",
+                             f"best({value} for z in players) == {q}",
+                             f"best(t.level - {self.int_(env, d, True)} for t in spaces) == {s}"))
         if kind == "ask" and not pure:
             return f"ask yes({r.choice(env.players)}, {self.int_(env, d, True)})"
         return f"{self.int_(env, d, pure)} > 0"

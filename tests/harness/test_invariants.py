@@ -2,9 +2,9 @@
 violation in an edition made to break them, and random-policy games of every shipped
 edition keep the invariants that apply to it (issues 11 and 13).
 
-Invariants an edition is known to break (issue 11's rule defects, which are fixed in the
-rules, not here) are expected failures, with the reason: the test still runs them, and
-reports when they start to hold."""
+An invariant an edition is known to break (issue 11's rule defects, which are fixed in
+the rules, not here) makes its test an expected failure, with the reason, as long as
+nothing else breaks: any other violation still fails it."""
 
 from __future__ import annotations
 
@@ -23,6 +23,11 @@ GAMES = {"disney_theme_park": 150, "super_mario_celebration": 300, "animal_cross
 KNOWN = {
     ("disney_theme_park", "even-building"):
         "issue 11: selling all Castles of a group at once leaves the group unevenly built",
+    # seen with the Short Game and the Time Limit Game (3 and 1 of 3000 games)
+    ("disney_theme_park", "retired-owner"):
+        "issue 11: a bankruptcy inside a bankruptcy leaves deeds with a retired player",
+    ("disney_theme_park", "paid-retired"):
+        "issue 11: ... who then receives rent for them",
 }
 
 BROKEN = """edition "Broken" {
@@ -76,34 +81,18 @@ def test_each_kind_of_violation_is_found(tmp_path):
                  "--backend", "interpreted", "--turn-limit", "6", "--check-invariants"]) == 1
 
 
-@pytest.fixture(scope="module")
-def violations():
-    """The violations of each edition's CI games, played once for all its invariants."""
-    found: dict[str, tuple[tuple[str, ...], Counter, list]] = {}
-
-    def of(edition: str):
-        if edition not in found:
-            module = load_module(edition, "compiled")
-            games = check_games(module, GAMES[edition], 4, seed=13,
-                                policies=["random"] * 4)
-            firsts = list(first_per_game(games))
-            found[edition] = (facts(module).applicable,
-                              Counter(v.invariant for v in firsts), firsts)
-        return found[edition]
-    return of
-
-
-CASES = [pytest.param(edition, invariant, id=f"{edition}-{invariant}",
-                      marks=[pytest.mark.xfail(reason=KNOWN[edition, invariant], strict=False)]
-                      if (edition, invariant) in KNOWN else [])
-         for edition in GAMES for invariant in (*INVARIANTS, "rules-error")]
-
-
-@pytest.mark.xdist_group("invariants")
-@pytest.mark.parametrize("edition, invariant", CASES)
-def test_random_games_keep_the_invariant(violations, edition, invariant):
-    applicable, per, firsts = violations(edition)
-    if invariant != "rules-error" and invariant not in applicable:
-        pytest.skip(f"{edition} declares nothing {invariant} is about")
-    shown = [str(v) for v in firsts if v.invariant == invariant][:5]
-    assert per[invariant] == 0, f"{per[invariant]} of {GAMES[edition]} games: {shown}"
+@pytest.mark.parametrize("edition", sorted(GAMES))
+def test_random_games_keep_the_invariants(edition):
+    """Every invariant that applies holds in every game, and no game fails; a known
+    defect makes the test an expected failure while nothing else breaks."""
+    module = load_module(edition, "compiled")
+    games = GAMES[edition]
+    found = list(first_per_game(check_games(module, games, 4, seed=13,
+                                            policies=["random"] * 4)))
+    assert {v.invariant for v in found} <= {*facts(module).applicable, "rules-error"}
+    unknown = [str(v) for v in found if (edition, v.invariant) not in KNOWN]
+    assert not unknown, f"{len(unknown)} violations in {games} games: {unknown[:5]}"
+    known = Counter(v.invariant for v in found)
+    if known:
+        pytest.xfail("; ".join(f"{name} in {n} of {games} games: {KNOWN[edition, name]}"
+                               for name, n in sorted(known.items())))
