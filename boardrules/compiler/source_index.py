@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 PACKAGE = Path(__file__).resolve().parents[1]
 # what decides the generated code, besides the rules files
 TOOLCHAIN_SOURCES = ("compiler", "grammar", "runtime/kernel.py", "runtime/kernel_support.py",
-                     "runtime/kernel_api.py", "__init__.py")
+                     "runtime/kernel_primitives.py", "runtime/kernel_api.py", "__init__.py")
 TOOLCHAIN_SUFFIXES = (".py", ".j2", ".lark")
 KEPT = 8  # records per edition file: clones with different libraries, recent first
 

@@ -6,11 +6,12 @@
 import cython
 
 from .kernel import *  # noqa: F403  (one text when pasted)
+from .kernel_primitives import *  # noqa: F403
 from .kernel_support import *  # noqa: F403
 
 
 @cython.cclass
-class KernelApi(Kernel):
+class KernelApi(Primitives):
     """The kernel, and what Python calls on it between turns."""
 
     def play_turn(self, p: int) -> None:

@@ -1,0 +1,279 @@
+# ruff: noqa: F405
+# The primitives the edition's rules call on the kernel, in Cython pure-Python mode:
+# drawing and handing out cards, payments, retiring and naming players, and asking
+# decisions (the policies, scripted and forced answers, external players). Pasted
+# between kernel.py and kernel_api.py (see kernel.py); the game loop in kernel.py
+# calls none of them.
+import cython
+
+from .kernel import *  # noqa: F403  (one text when pasted)
+from .kernel_support import *  # noqa: F403
+
+
+@cython.cclass
+class Primitives(Kernel):
+    """Decks, money, players and decisions, as the rules use them."""
+
+    # ---- decks -------------------------------------------------------------------
+    @cython.cfunc
+    @cython.exceptval(-2147483647, check=True)
+    def k_draw(self, d: cython.int) -> cython.int:
+        """Take the top card of deck d; -1 when the deck is empty."""
+        card: cython.int
+        if self.deck_count[d] == 0:
+            return -1
+        card = self.queue[self.deck_first[d] + self.deck_head[d]]
+        self.deck_head[d] = (self.deck_head[d] + 1) % self.deck_size[d]
+        self.deck_count[d] -= 1
+        if self.tracing:
+            self.trace_lines.append(f"  draw {DECK_NAMES[d]}: {CARD_IDS[card]}")
+        return card
+
+    @cython.cfunc
+    @cython.exceptval(-2147483647, check=True)
+    def k_take_top(self, d: cython.int) -> cython.int:
+        """Take the top card of deck d onto the table (held by nobody); -1 when empty."""
+        card: cython.int = self.k_draw(d)
+        if card >= 0:
+            self.card_holder[card] = -1
+            self.holder_version += 1
+        return card
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def k_cards_left(self, d: cython.int) -> cython.int:
+        return self.deck_count[d]
+
+    @cython.cfunc
+    @cython.exceptval(-1)
+    def k_bottom(self, card: cython.int) -> cython.int:
+        d: cython.int = self.card_deck[card]
+        slot: cython.int = (self.deck_head[d] + self.deck_count[d]) % self.deck_size[d]
+        self.queue[self.deck_first[d] + slot] = card
+        self.deck_count[d] += 1
+        self.card_holder[card] = -1
+        self.holder_version += 1
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def k_holds(self, p: cython.int, card: cython.int) -> cython.bint:
+        return self.card_holder[card] == p
+
+    @cython.cfunc
+    @cython.exceptval(-1)
+    def k_return_card(self, card: cython.int) -> cython.int:
+        """Put a held card (or one on the table) at the bottom of its deck."""
+        if self.card_holder[card] < 0 and self.in_deck(card):
+            raise RuleError(f"card {CARD_IDS[card]} is already in its deck")
+        return self.k_bottom(card)
+
+    @cython.cfunc
+    @cython.exceptval(-1)
+    def k_give_card(self, card: cython.int, p: cython.int) -> cython.int:
+        """Hand a card to p: from another holder, or out of its deck."""
+        d: cython.int = self.card_deck[card]
+        if self.card_holder[card] < 0 and self.in_deck(card):
+            rest = [c for c in self.deck_order(d) if c != card]
+            self.deck_head[d] = 0
+            self.deck_count[d] = len(rest)
+            for i, other in enumerate(rest):
+                self.queue[self.deck_first[d] + i] = other
+        self.card_holder[card] = p
+        self.holder_version += 1
+        return 0
+
+    def in_deck(self, card: int) -> bool:
+        return card in self.deck_order(self.card_deck[card])
+
+    def k_paid(self, payer: int, payee: int) -> int:
+        """The total paid from payer to payee so far (-1: the Bank), when the ledger is on."""
+        return sum(amount for _, a, b, amount in self.ledger if a == payer and b == payee)
+
+    # ---- money ----------------------------------------------------------------
+    @cython.cfunc
+    @cython.exceptval(-1)
+    def k_pay(self, payer: cython.int, payee: cython.int, amount: cython.int) -> cython.int:
+        """Move money; -1 is the Bank, which never runs out. Cash is kept in 32 bits."""
+        if payer >= 0:
+            self.cash[payer] = narrow(wide(self.cash[payer]) - amount)
+        if payee >= 0:
+            self.cash[payee] = narrow(wide(self.cash[payee]) + amount)
+        if self.ledgering:
+            self.ledger.append((self.turn, payer, payee, amount))
+        if self.tracing:
+            self.trace_lines.append(f"  pay {party(payer)}->{party(payee)} {amount}")
+        return 0
+
+
+    # ---- players ---------------------------------------------------------------
+    @cython.cfunc
+    @cython.exceptval(-1)
+    def k_retire(self, p: cython.int) -> cython.int:
+        if self.alive[p]:
+            self.alive[p] = 0
+            self.n_alive -= 1
+            if self.tracing:
+                self.trace_lines.append(f"  p{p + 1} retires")
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(-1)
+    def k_declare_bankrupt(self, p: cython.int) -> cython.int:
+        """p's bankruptcy is settled: counted, and the game ends now when the edition ends
+        it at the first bankruptcy (`over at first bankruptcy`)."""
+        self.bankruptcies += 1
+        if self.ends_at_bankruptcy():
+            self.ended_by = END_BANKRUPTCY
+            self.unwinding = UNWIND_GAME
+            if self.tracing:
+                self.trace_lines.append(f"  p{p + 1} bankrupt: the game ends")
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(-1)
+    def k_name_winner(self, p: cython.int) -> cython.int:
+        """`end game winner p`: p wins, whatever the scores (the game ends after this)."""
+        self.declared_winner = p
+        self.ended_by = END_WINNER
+        if self.tracing:
+            self.trace_lines.append(f"  p{p + 1} wins")
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(-1)
+    def k_some(self, value: cython.int) -> cython.int:
+        if value < 0:
+            raise RuleError("some(x): x is none")
+        return value
+
+    @cython.cfunc
+    @cython.exceptval(-2147483647, check=True)
+    def k_divisor(self, value: cython.longlong) -> cython.longlong:
+        """The right operand of / or % when it may be zero: then a rules error, the same
+        on both backends (not Python's and Cython's differently worded ZeroDivisionError)."""
+        if value == 0:
+            raise RuleError("division by zero")
+        return value
+
+    def k_log(self, text: str) -> int:
+        """A line of the rules' own in the trace: one line, whatever the text holds."""
+        if self.tracing:
+            self.trace_lines.append("  " + text.replace("\\", "\\\\").replace("\n", "\\n")
+                                    .replace("\r", "\\r"))
+        return 0
+
+    # ---- decisions ---------------------------------------------------------------
+    @cython.cfunc
+    @cython.exceptval(-1)
+    def policy_of(self, decision: cython.int, who: cython.int) -> cython.int:
+        """How the next decision of `who` is taken; forced and scripted answers come first."""
+        if self.script_pos < self.script_len:
+            return POLICY_EXTERNAL
+        if self.n_forced > 0 and self.forced.get(DECISION_NAMES[decision]):
+            return POLICY_EXTERNAL
+        return self.policy[who]
+
+    @cython.cfunc
+    @cython.exceptval(-1)
+    def chk(self, i: cython.int, n: cython.int) -> cython.int:
+        """Bounds check for a value that may be none before it indexes a table."""
+        if i < 0 or i >= n:
+            raise RuleError("none (or an out-of-range value) was used where a value is needed")
+        return i
+
+    @cython.cfunc
+    @cython.exceptval(-2147483647, check=True)
+    def choose_range(self, decision: cython.int, who: cython.int, low: cython.int,
+                     high: cython.int, optional: cython.bint, default: cython.int) -> cython.int:
+        """A choice of an integer in [low, high], or -1 (none) when optional."""
+        choice: cython.longlong
+        kind: cython.int
+        span: cython.longlong = cython.cast(cython.longlong, high) - low + 1
+        if high < low:
+            if optional:
+                return -1
+            raise RuleError(f"decision {DECISION_NAMES[decision]}: no legal option")
+        if low == high and not optional:
+            return low
+        kind = self.policy_of(decision, who)
+        if kind == POLICY_DEFAULT:
+            choice = default
+        elif kind == POLICY_RANDOM:
+            choice = low + self.policy_rng.below(span + 1 if optional else span)
+            if choice > high:
+                choice = -1
+        else:
+            if span > MAX_LISTED_ANSWERS:
+                raise RuleError(f"decision {DECISION_NAMES[decision]}: {span} answers"
+                                f" are too many to list (at most {MAX_LISTED_ANSWERS})")
+            options = list(range(low, high + 1))
+            if optional:
+                options.insert(0, -1)
+            choice = self.external_choice(decision, who, options)
+        if not ((low <= choice <= high) or (optional and choice == -1)):
+            raise RuleError(f"decision {DECISION_NAMES[decision]}: {choice} is not between "
+                            f"{low} and {high}")
+        if self.tracing:
+            self.trace_lines.append(f"  p{who + 1} decides {DECISION_NAMES[decision]}={choice}")
+        return cython.cast(cython.int, choice)
+
+    @cython.cfunc
+    @cython.exceptval(-2147483647, check=True)
+    def choose_option(self, decision: cython.int, who: cython.int, n: cython.int,
+                      optional: cython.bint, default: cython.int) -> cython.int:
+        """A choice among self.opts[0:n], or -1 (none) when optional."""
+        choice: cython.int
+        kind: cython.int
+        i: cython.int
+        if n == 0:
+            if optional:
+                return -1
+            raise RuleError(f"decision {DECISION_NAMES[decision]}: no legal option")
+        if n == 1 and not optional:
+            return self.opts[0]
+        kind = self.policy_of(decision, who)
+        if kind == POLICY_DEFAULT:
+            choice = default
+        elif kind == POLICY_RANDOM:
+            i = self.policy_rng.below(n + 1 if optional else n)
+            choice = -1 if i == n else self.opts[i]
+        else:
+            options = [self.opts[i] for i in range(n)]
+            if optional:
+                options.insert(0, -1)
+            choice = self.external_choice(decision, who, options)
+        if not (optional and choice == -1):
+            for i in range(n):
+                if self.opts[i] == choice:
+                    break
+            else:
+                raise RuleError(f"decision {DECISION_NAMES[decision]}: {choice} is not a "
+                                "legal option")
+        if self.tracing:
+            self.trace_lines.append(f"  p{who + 1} decides {DECISION_NAMES[decision]}={choice}")
+        return choice
+
+    def external_choice(self, decision: int, who: int, options: list) -> int:
+        """Forced answers (scenarios), then a replay script, then a Python policy, else suspend."""
+        name = DECISION_NAMES[decision]
+        queue = self.forced.get(name)
+        if queue:
+            self.n_forced -= 1
+            return kept_answer(name, queue.pop(0))
+        if self.script_pos < self.script_len:
+            action = self.script[self.script_pos]
+            self.script_pos += 1
+            if action not in options:
+                raise RuleError(f"{name}: action {action} is not legal (legal: {options})")
+            return action
+        policy = self.external[who]
+        if policy is not None:
+            return kept_answer(name, policy(self, name, who, options))
+        self.pending = (name, who, options)
+        raise Suspend(name)
+
+    # ---- a deck's order, as a list (giving out a card from inside its deck) -----------
+    def deck_order(self, d: int) -> list:
+        return [self.queue[self.deck_first[d] + (self.deck_head[d] + i) % self.deck_size[d]]
+                for i in range(self.deck_count[d])]
