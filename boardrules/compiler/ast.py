@@ -459,6 +459,7 @@ class ScenarioStep(Node):
     count: int = 0
     text: str = ""  # the step's source text, quoted when an expectation fails
     negated: bool = False  # expect not legal(...)
+    seat_span: Span | None = None  # answer D by p2: where the seat (in names) is written
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 
 from . import ast, ir
 from .diagnostics import Reporter, Span, did_you_mean
+from .error_codes import ErrorCode
 from .expressions import ExpressionLowering, rename_local
 from .ir import BOOL, INT, VOID, Type
 from .layout import LayoutLowering, _first_quote, _where
@@ -68,11 +69,7 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
         tables = self._tables()
         counters = self._counters()
         dice = tuple(self._die(i, name, d) for i, (name, d) in enumerate(s.dice.items()))
-        for owner, name in (*s.fields, *s.counters):
-            if (owner, name) in BUILTIN_ATTRS:
-                decl = s.fields.get((owner, name)) or s.counters[(owner, name)]
-                self.report.error(decl.span, f"'{owner}.{name}' is a built-in attribute",
-                                  "choose another name")
+        self._check_builtin_clashes()
         decks = self._decks()
         decisions = tuple(self._decision(i, d) for i, d in enumerate(s.decisions.values()))
         for proc in s.procs.values():
@@ -90,25 +87,7 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
         turn_limit = self.constant(game["turn_limit"].value)[0] if "turn_limit" in game else 1000
         scenarios = lower_scenarios(self, props, dice)
         spaces = list(s.spaces.values())
-        track_of: dict[str, int] = {}
-        on_track = [sp for sp in spaces if not sp.offboard_at]
-        for position, sp in enumerate(on_track):
-            track_of[sp.name] = position
-        for sp in spaces:
-            if sp.offboard_at:
-                if sp.offboard_at not in track_of:
-                    self.report.error(
-                        sp.span, f"offboard space '{sp.name}' is placed at unknown space "
-                        f"'{sp.offboard_at}'", did_you_mean(sp.offboard_at, set(track_of)),
-                    )
-                    track_of[sp.name] = 0
-                else:
-                    track_of[sp.name] = track_of[sp.offboard_at]
-        if not on_track:
-            self.report.error(
-                edition.span if edition else Span("<edition>", 0, 0, 0, 0),
-                "the edition has no board", "add: board { space start \"Start\" corner ... }",
-            )
+        track_of, on_track = self._track()
         return ir.Program(
             edition=self.edition,
             title=edition.title if edition else "",
@@ -151,6 +130,41 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
             scenario_aggregates=scenarios.aggregates,
         )
 
+    def _check_builtin_clashes(self) -> None:
+        s = self.s
+        for owner, name in (*s.fields, *s.counters):
+            if (owner, name) in BUILTIN_ATTRS:
+                decl = s.fields.get((owner, name)) or s.counters[(owner, name)]
+                self.report.error(decl.span, f"'{owner}.{name}' is a built-in attribute",
+                                  "choose another name", code=ErrorCode.BUILTIN_REDEFINED)
+
+    def _track(self) -> tuple[dict[str, int], list[ast.SpaceDecl]]:
+        """Each space's position on the track (an offboard space shares its host's), and
+        the spaces on the track, in order."""
+        spaces = list(self.s.spaces.values())
+        on_track = [sp for sp in spaces if not sp.offboard_at]
+        track_of = {sp.name: position for position, sp in enumerate(on_track)}
+        for sp in spaces:
+            if not sp.offboard_at:
+                continue
+            if sp.offboard_at in track_of:
+                track_of[sp.name] = track_of[sp.offboard_at]
+                continue
+            self.report.error(
+                sp.span, f"offboard space '{sp.name}' is placed at unknown space "
+                f"'{sp.offboard_at}'", did_you_mean(sp.offboard_at, set(track_of)),
+                code=ErrorCode.UNKNOWN_SPACE,
+            )
+            track_of[sp.name] = 0
+        if not on_track:
+            edition = self.s.edition
+            self.report.error(
+                edition.span if edition else Span("<edition>", 0, 0, 0, 0),
+                "the edition has no board", "add: board { space start \"Start\" corner ... }",
+                code=ErrorCode.NO_BOARD,
+            )
+        return track_of, on_track
+
     # ---- decisions, procedures, handlers ----------------------------------------------------
     def _decision(self, index: int, d: ast.DecisionDecl) -> ir.Decision:
         params = self._params(d.params)
@@ -190,7 +204,8 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
         if type_name in self.s.enums:
             return self.domain(ast.Domain(span, "enum", type_name), Scope("", VOID))
         self.report.error(span, f"cannot choose among '{type_name}'",
-                          "choose a player, space, group, card, cell or enum member")
+                          "choose a player, space, group, card, cell or enum member",
+                          code=ErrorCode.TYPE_NOT_ALLOWED)
         return ir.Domain("range", ir.Const(INT, 0), ir.Const(INT, 0)), ERROR
 
     def _proc(self, proc: ast.ProcDecl) -> None:
@@ -200,7 +215,8 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
         body = self.block(proc.body, scope)
         if returns != VOID and not _always_returns(body):
             self.report.error(proc.span, f"procedure '{proc.name}' can end without returning "
-                              f"{article(str(returns))}", "add a return at the end")
+                              f"{article(str(returns))}", "add a return at the end",
+                              code=ErrorCode.RETURN_MISMATCH)
         self.functions.append(ir.Function(
             f"proc_{proc.name}", params, returns, body, declared_locals(scope, params),
             f"proc {proc.name} at {_where(proc.span)}", span=proc.span,
@@ -214,13 +230,15 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
                 expected = self.s.events.get(handler.event)
                 if expected is None:
                     self.report.error(handler.span, f"unknown event '{handler.event}'",
-                                      did_you_mean(handler.event, set(self.s.events)))
+                                      did_you_mean(handler.event, set(self.s.events)),
+                                      code=ErrorCode.UNKNOWN_EVENT)
                     continue
                 params = self._params(handler.params)
                 if tuple(t for _, t in params) != tuple(t for _, t in expected):
                     sig = ", ".join(f"{n}: {t}" for n, t in expected)
                     self.report.error(handler.span,
-                                      f"a handler of '{handler.event}' takes ({sig})")
+                                      f"a handler of '{handler.event}' takes ({sig})",
+                                      code=ErrorCode.WRONG_ARGUMENTS)
                     continue
                 fname = f"rule_{rule_name}_{k}"
                 scope = Scope(fname, VOID, dict(params))
@@ -241,6 +259,7 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
                 "no rule handles the 'turn' event, so nobody can play",
                 "import a library that defines the turn, or write: rule turn { on turn(p: player)"
                 " { ... } }",
+                code=ErrorCode.NO_TURN,
             )
         return {
             name: ir.Event(name, params, tuple(handlers[name]))
@@ -259,7 +278,8 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
             return None
         params = self._params(prop.params)
         if len(params) != 1 or params[0][1] != Type("player"):
-            self.report.error(prop.span, "score takes one player: score(p: player) = ...")
+            self.report.error(prop.span, "score takes one player: score(p: player) = ...",
+                              code=ErrorCode.WRONG_ARGUMENTS)
             return None
         scope = Scope("score", VOID, {"p": Type("player")})
         scope.variables = {params[0][0]: Type("player")}

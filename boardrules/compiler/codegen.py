@@ -18,6 +18,7 @@ import jinja2
 from .. import __version__
 from . import ir, ir_text
 from .diagnostics import Reporter
+from .error_codes import ErrorCode
 from .kernel_facts import kernel_constants, kernel_source
 from .optimize.effects import Effects, analyse, node_unwinds
 from .optimize.fold import Folder
@@ -163,7 +164,7 @@ def pass_mask(program: ir.Program, fx: Effects) -> list[int]:
     event = program.events.get("pass")
     functions = {f.name: f for f in program.functions}
     tables = {t.name: t for t in program.tables if t.stride == 1}
-    folder = Folder(fx, Reporter())
+    folder = Folder(fx, Reporter().reporting(ErrorCode.CONSTANT_OUT_OF_RANGE))
     mask = [0] * len(program.space_ids)
     for handler in event.handlers if event else ():
         f = functions[handler.function]

@@ -1,9 +1,11 @@
-"""Source positions and gcc-style diagnostics (`file:line:col: error: message`)."""
+"""Source positions and gcc-style diagnostics (`file:line:col: error: message [BR201]`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from .error_codes import ErrorCode
 
 
 @dataclass(frozen=True)
@@ -47,10 +49,19 @@ class Diagnostic:
     span: Span
     message: str
     hint: str = ""
+    # an error's code from the registry (error_codes.py: "BR201"); a warning's lint check
+    # ("unused-procedure"), or nothing
+    code: str = ""
+
+    @property
+    def header(self) -> str:
+        """The first line: `file:line:col: error: message [BR201]`."""
+        suffix = f" [{self.code}]" if self.code else ""
+        return f"{self.span}: {self.severity}: {one_line(self.message)}{suffix}"
 
     def render(self, sources: dict[str, str] | None = None) -> str:
         """The message, the offending line and a caret under the span."""
-        lines = [f"{self.span}: {self.severity}: {one_line(self.message)}"]
+        lines = [self.header]
         text = (sources or {}).get(self.span.path)
         if text is None and self.span.line > 0:
             try:
@@ -99,17 +110,28 @@ class CompileError(Exception):
         return "\n".join(d.render() for d in self.diagnostics)
 
 
+def error_at(span: Span, message: str, hint: str = "", *, code: ErrorCode) -> Diagnostic:
+    """An error diagnostic of the kind `code`."""
+    return Diagnostic("error", span, message, hint, code.code)
+
+
 @dataclass
 class Reporter:
     """Collects diagnostics during a pass, so all mistakes are reported together."""
 
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
-    def error(self, span: Span, message: str, hint: str = "") -> None:
-        self.diagnostics.append(Diagnostic("error", span, message, hint))
+    def error(self, span: Span, message: str, hint: str = "", *, code: ErrorCode) -> None:
+        self.diagnostics.append(error_at(span, message, hint, code=code))
 
-    def warning(self, span: Span, message: str, hint: str = "") -> None:
-        self.diagnostics.append(Diagnostic("warning", span, message, hint))
+    def warning(self, span: Span, message: str, hint: str = "", *, code: str = "") -> None:
+        self.diagnostics.append(Diagnostic("warning", span, message, hint, code))
+
+    def reporting(self, code: ErrorCode) -> Reporter:
+        """A reporter into the same list whose errors are of the kind `code` unless they
+        say otherwise: for passes that report one kind of error and name no code (the
+        optimizations, which fold constants)."""
+        return _OneKindReporter(self.diagnostics, code)
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -122,6 +144,18 @@ class Reporter:
     def raise_if_errors(self) -> None:
         if self.errors:
             raise CompileError(self.errors)
+
+
+class _OneKindReporter(Reporter):
+    """Reporter.reporting(kind): errors that name no code are of the kind `kind`."""
+
+    def __init__(self, diagnostics: list[Diagnostic], kind: ErrorCode):
+        super().__init__(diagnostics)
+        self.kind = kind
+
+    def error(self, span: Span, message: str, hint: str = "", *,
+              code: ErrorCode | None = None) -> None:
+        super().error(span, message, hint, code=code or self.kind)
 
 
 def did_you_mean(name: str, candidates: list[str] | set[str]) -> str:

@@ -7,6 +7,7 @@ import dataclasses
 
 from . import ast, ir
 from .diagnostics import Span, did_you_mean
+from .error_codes import ErrorCode
 from .ir import BOOL, INT, NONE, STR, VOID, Type
 from .primitives import (
     ARITHMETIC,
@@ -29,7 +30,8 @@ class ExpressionLowering:
             hint = ""
             if actual.optional and not expected.optional and actual.name == expected.name:
                 hint = "it may be none: test it with `if x != none` or write some(x)"
-            self.report.error(span, f"expected {expected}, got {actual}", hint)
+            self.report.error(span, f"expected {expected}, got {actual}", hint,
+                              code=ErrorCode.TYPE_MISMATCH)
 
     def expr(self, e: ast.Expr, scope: Scope, statement: bool = False) -> ir.Expr:
         match e:
@@ -47,7 +49,7 @@ class ExpressionLowering:
                 lowered = self._attr(e, scope)
                 if isinstance(lowered, ir.Table | ir.State) and lowered.stride > 1:
                     self.report.error(e.span, f"'{e.name}' is a list: take one value, "
-                                      f"{e.name}[k]")
+                                      f"{e.name}[k]", code=ErrorCode.LIST_MISUSE)
                 return lowered
             case ast.Index():
                 target = (self._attr(e.target, scope) if isinstance(e.target, ast.Attr)
@@ -60,7 +62,8 @@ class ExpressionLowering:
                     self._expect(index.type, index_type, e.index.span)
                     return dataclasses.replace(target, element=index)
                 if target.type != ERROR:
-                    self.report.error(e.span, "only lists such as values[k] can be indexed")
+                    self.report.error(e.span, "only lists such as values[k] can be indexed",
+                                      code=ErrorCode.LIST_MISUSE)
                 return ir.Const(ERROR, 0)
             case ast.Call():
                 return self._call(e, scope, statement)
@@ -68,7 +71,8 @@ class ExpressionLowering:
                 decision = self.s.decisions.get(e.decision)
                 if decision is None:
                     self.report.error(e.span, f"unknown decision '{e.decision}'",
-                                      did_you_mean(e.decision, set(self.s.decisions)))
+                                      did_you_mean(e.decision, set(self.s.decisions)),
+                                      code=ErrorCode.UNKNOWN_DECISION)
                     return ir.Const(ERROR, 0)
                 self.used.add(f"decision:{e.decision}")
                 params = self._params(decision.params)
@@ -91,13 +95,15 @@ class ExpressionLowering:
                 then, other = self.expr(e.then, scope), self.expr(e.otherwise, scope)
                 rtype = _join(then.type, other.type)
                 if rtype is None:
-                    self.report.error(e.span, f"the branches differ: {then.type} and {other.type}")
+                    self.report.error(e.span, f"the branches differ: {then.type} and {other.type}",
+                                      code=ErrorCode.TYPE_MISMATCH)
                     rtype = ERROR
                 return ir.Conditional(rtype, test, then, other)
             case ast.Aggregate():
                 return self._aggregate(e, scope)
             case ast.ListLit():
-                self.report.error(e.span, "a list is only allowed as a list field's value")
+                self.report.error(e.span, "a list is only allowed as a list field's value",
+                                  code=ErrorCode.LIST_MISUSE)
                 return ir.Const(ERROR, 0)
         raise AssertionError(f"unhandled expression {e!r}")
 
@@ -116,7 +122,7 @@ class ExpressionLowering:
             members = s.enums[e.target.name].members
             if e.name not in members:
                 self.report.error(e.span, f"enum '{e.target.name}' has no member '{e.name}'",
-                                  did_you_mean(e.name, set(members)))
+                                  did_you_mean(e.name, set(members)), code=ErrorCode.UNKNOWN_MEMBER)
                 return ir.Const(ERROR, 0)
             return ir.Const(Type(e.target.name), members.index(e.name))
         target = self.expr(e.target, scope)
@@ -124,7 +130,8 @@ class ExpressionLowering:
         if ttype == ERROR:
             return ir.Const(ERROR, 0)
         if not ttype.is_entity:
-            self.report.error(e.span, f"a {ttype} has no attributes")
+            self.report.error(e.span, f"a {ttype} has no attributes",
+                              code=ErrorCode.UNKNOWN_ATTRIBUTE)
             return ir.Const(ERROR, 0)
         owner = ttype.name
         counts = {"space": len(s.spaces), "group": len(s.groups), "card": self.n_cards,
@@ -134,7 +141,8 @@ class ExpressionLowering:
             btype = builtin[0]
             if (owner, e.name) == ("space", "kind"):
                 if "kind" not in s.enums:
-                    self.report.error(e.span, "no space kinds are declared (enum kind)")
+                    self.report.error(e.span, "no space kinds are declared (enum kind)",
+                                      code=ErrorCode.UNKNOWN_ATTRIBUTE)
                 return ir.Table(btype, "space_kind", target, None, 1, counts[owner])
             if not builtin[1]:
                 return ir.Derived(btype, f"{owner}_{e.name}", target)
@@ -151,12 +159,13 @@ class ExpressionLowering:
                             stride=self._stride(ref), index_enum=ref.index_enum)
         known = {n for (o, n) in (*s.fields, *s.counters, *BUILTIN_ATTRS) if o == owner}
         self.report.error(e.span, f"a {owner} has no attribute '{e.name}'",
-                          did_you_mean(e.name, known))
+                          did_you_mean(e.name, known), code=ErrorCode.UNKNOWN_ATTRIBUTE)
         return ir.Const(ERROR, 0)
 
     def _args(self, args, types, span, what, scope) -> tuple[ir.Expr, ...]:
         if len(args) != len(types):
-            self.report.error(span, f"'{what}' takes {len(types)} argument(s), got {len(args)}")
+            self.report.error(span, f"'{what}' takes {len(types)} argument(s), got {len(args)}",
+                              code=ErrorCode.WRONG_ARGUMENTS)
         lowered = []
         for arg, expected in zip(args, types, strict=False):
             value = self.expr(arg, scope)
@@ -171,7 +180,8 @@ class ExpressionLowering:
                 e.args[0].name not in s.dice
             ):
                 self.report.error(e.span, "roll takes the name of a die",
-                                  f"dice: {', '.join(s.dice) or 'none declared'}")
+                                  f"dice: {', '.join(s.dice) or 'none declared'}",
+                                  code=ErrorCode.WRONG_KIND_OF_NAME)
                 return ir.Const(ERROR, 0)
             die = s.dice[e.args[0].name]
             index = list(s.dice).index(e.args[0].name)
@@ -182,11 +192,11 @@ class ExpressionLowering:
             return ir.KernelCall(DECK_FUNCTIONS[e.name], f"k_{e.name}", args)
         if e.name == "some":
             if len(e.args) != 1:
-                self.report.error(e.span, "some takes one value")
+                self.report.error(e.span, "some takes one value", code=ErrorCode.WRONG_ARGUMENTS)
                 return ir.Const(ERROR, 0)
             value = self.expr(e.args[0], scope)
             if value.type.name == "none":
-                self.report.error(e.span, "some(none) is always an error")
+                self.report.error(e.span, "some(none) is always an error", code=ErrorCode.SOME_NONE)
                 return ir.Const(ERROR, 0)
             return ir.KernelCall(Type(value.type.name), "k_some", (value,))
         if e.name in KERNEL_FUNCTIONS:
@@ -198,17 +208,20 @@ class ExpressionLowering:
         if proc is None:
             if e.name in s.decisions:
                 self.report.error(e.span, f"'{e.name}' is a decision, not a procedure",
-                                  f"write: ask {e.name}(...)")
+                                  f"write: ask {e.name}(...)", code=ErrorCode.WRONG_KIND_OF_NAME)
                 return ir.Const(ERROR, 0)
-            self.report.error(e.span, f"unknown procedure '{e.name}'", did_you_mean(
-                e.name, set(s.procs) | set(KERNEL_FUNCTIONS) | set(DECK_FUNCTIONS)))
+            callable_names = set(s.procs) | set(KERNEL_FUNCTIONS) | set(DECK_FUNCTIONS)
+            self.report.error(e.span, f"unknown procedure '{e.name}'",
+                              did_you_mean(e.name, callable_names),
+                              code=ErrorCode.UNKNOWN_PROCEDURE)
             return ir.Const(ERROR, 0)
         self.used.add(f"proc:{e.name}")
         params = self._params(proc.params)
         args = self._args(e.args, tuple(t for _, t in params), e.span, e.name, scope)
         returns = resolve_type(proc.returns, s, self.report) if proc.returns else VOID
         if returns == VOID and not statement:
-            self.report.error(e.span, f"procedure '{e.name}' gives no value")
+            self.report.error(e.span, f"procedure '{e.name}' gives no value",
+                              code=ErrorCode.NO_VALUE)
             return ir.Const(ERROR, 0)
         return ir.CallProc(returns, f"proc_{e.name}", args)
 
@@ -230,7 +243,8 @@ class ExpressionLowering:
             return ir.Binary(INT, ARITHMETIC[e.op], left, right)
         if e.op in ("==", "!="):
             if _join(left.type, right.type) is None:
-                self.report.error(e.span, f"cannot compare {left.type} with {right.type}")
+                self.report.error(e.span, f"cannot compare {left.type} with {right.type}",
+                                  code=ErrorCode.TYPE_MISMATCH)
             return ir.Binary(BOOL, e.op, left, right)
         self._expect(left.type, INT, e.left.span)
         self._expect(right.type, INT, e.right.span)
@@ -244,7 +258,7 @@ class ExpressionLowering:
             return e.where
         if e.var != d.var:
             self.report.error(e.domain.span, f"the options of '{d.name}' are called '{d.var}'",
-                              f"write: ... for {d.var} in legal")
+                              f"write: ... for {d.var} in legal", code=ErrorCode.WRONG_KIND_OF_NAME)
         return d.where if e.where is None else ast.BinOp(e.span, "and", d.where, e.where)
 
     def _aggregate(self, e: ast.Aggregate, scope: Scope) -> ir.Expr:
@@ -266,11 +280,13 @@ class ExpressionLowering:
         needs_value = {"sum": INT, "max_of": INT, "min_of": INT, "best": INT, "all": BOOL}
         if e.kind in needs_value:
             if value is None:
-                self.report.error(e.span, f"{e.kind} needs a value: {e.kind}(x.v for x in ...)")
+                self.report.error(e.span, f"{e.kind} needs a value: {e.kind}(x.v for x in ...)",
+                                  code=ErrorCode.AGGREGATE_VALUE)
             else:
                 self._expect(value.type, needs_value[e.kind], e.value.span)
         elif value is not None:
-            self.report.error(e.value.span, f"{e.kind} takes no value before 'for'")
+            self.report.error(e.value.span, f"{e.kind} takes no value before 'for'",
+                              code=ErrorCode.AGGREGATE_VALUE)
         result = {"count": INT, "sum": INT, "max_of": INT, "min_of": INT, "any": BOOL,
                   "all": BOOL}.get(e.kind, Type(var_type.name, True))
         free = sorted(_locals_used([where, value, domain.low, domain.high]) - {e.var})

@@ -389,6 +389,7 @@ class ScenarioStep:
     masks: tuple[int, ...] = ()  # dice: per value, the dice it is a face of (bit d: die d)
     spans: tuple[Span, ...] = ()  # dice: where each value is written
     negated: bool = False  # legal: `expect not legal(...)`
+    seat: int = -1  # answer: the seat the answers are for (`answer D by p2`), or -1: anyone
     left_type: str = ""  # expect A op B: the types and texts of A and B, to show values
     right_type: str = ""
     left_text: str = ""

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from . import ast, ir
 from .diagnostics import Span, did_you_mean
+from .error_codes import ErrorCode
 from .expressions import fold
 from .ir import VOID, Type
 from .primitives import ERROR, assignable
@@ -26,23 +27,26 @@ class LayoutLowering:
         for name, values, span in edition.props:
             if name in ("rulebook", "currency"):
                 if len(values) != 1 or not isinstance(values[0], ast.StrLit):
-                    self.report.error(span, f"'{name}' takes one string")
+                    self.report.error(span, f"'{name}' takes one string",
+                                      code=ErrorCode.BAD_EDITION_PROPERTY)
                     continue
                 props[name] = values[0].value
             elif name == "players":
                 ints = [v.value for v in values if isinstance(v, ast.IntLit)]
                 if len(ints) != 2 or not 1 <= ints[0] <= ints[1] <= 16:
-                    self.report.error(span, "'players' takes a range such as 2 to 6 (at most 16)")
+                    self.report.error(span, "'players' takes a range such as 2 to 6 (at most 16)",
+                                      code=ErrorCode.BAD_EDITION_PROPERTY)
                     continue
                 props[name] = (ints[0], ints[1])
             else:
                 self.report.error(
                     span, f"unknown edition property '{name}'",
                     did_you_mean(name, {"rulebook", "currency", "players"}),
+                    code=ErrorCode.BAD_EDITION_PROPERTY,
                 )
         if "rulebook" not in props:
             self.report.error(edition.span, "the edition names no rulebook",
-                              'add: rulebook "rulebook.txt"')
+                              'add: rulebook "rulebook.txt"', code=ErrorCode.RULEBOOK_FILE)
         return props
 
     def param_value(self, name: str) -> tuple[int, Type]:
@@ -50,7 +54,8 @@ class LayoutLowering:
             return self.param_values[name]
         decl = self.s.params[name]
         if name in self._evaluating:
-            self.report.error(decl.span, f"param '{name}' is defined in terms of itself")
+            self.report.error(decl.span, f"param '{name}' is defined in terms of itself",
+                              code=ErrorCode.CYCLIC_PARAM)
             return 0, ERROR
         self._evaluating.add(name)
         declared = resolve_type(decl.type, self.s, self.report)
@@ -60,6 +65,7 @@ class LayoutLowering:
             self.report.error(
                 decl.span, f"param '{name}' has no value",
                 f"the edition must give it: set {name} = ...",
+                code=ErrorCode.PARAM_WITHOUT_VALUE,
             )
             value: tuple[int, Type] = (0, declared)
         else:
@@ -88,7 +94,8 @@ class LayoutLowering:
                     "it reads an option, known only when a game is created"
                     if _reads_only_options(lowered) else
                     "use numbers, params, spaces, groups or enum members"
-                    + (", or options (a param's value may read them)" if variant else ""))
+                    + (", or options (a param's value may read them)" if variant else ""),
+                    code=ErrorCode.NOT_CONSTANT)
             return 0, lowered.type
         return value, lowered.type
 
@@ -101,7 +108,8 @@ class LayoutLowering:
             entities = owners.get(owner)
             if entities is None:
                 self.report.error(decl.span, f"fields belong to space, group or card, not {owner}",
-                                  "use a counter for values that change")
+                                  "use a counter for values that change",
+                                  code=ErrorCode.MISPLACED_FIELD)
                 continue
             ftype = resolve_type(decl.type, s, self.report)
             stride = self._stride(decl.type)
@@ -115,11 +123,13 @@ class LayoutLowering:
                     items = fv.value.items if isinstance(fv.value, ast.ListLit) else (fv.value,)
                     if stride > 1 and len(items) > stride:
                         self.report.error(
-                            fv.span, f"'{name}' takes at most {stride} values, got {len(items)}"
+                            fv.span, f"'{name}' takes at most {stride} values, got {len(items)}",
+                            code=ErrorCode.LIST_MISUSE,
                         )
                         continue
                     if stride == 1 and isinstance(fv.value, ast.ListLit):
-                        self.report.error(fv.span, f"'{name}' takes one value, not a list")
+                        self.report.error(fv.span, f"'{name}' takes one value, not a list",
+                                          code=ErrorCode.LIST_MISUSE)
                         continue
                     for k, item in enumerate(items):
                         values[i * stride + k] = self.constant(item, ftype)[0]
@@ -133,6 +143,7 @@ class LayoutLowering:
                             fv.span, f"no {owner} field named '{fv.name}'",
                             did_you_mean(fv.name, known)
                             or f"declare it: field {owner}.{fv.name}: int",
+                            code=ErrorCode.UNKNOWN_ATTRIBUTE,
                         )
         kinds = s.enums.get("kind")
         kind_values = []
@@ -142,6 +153,7 @@ class LayoutLowering:
                     sp.span, f"unknown space kind '{sp.kind}'",
                     did_you_mean(sp.kind, set(kinds.members)) if kinds
                     else "declare the kinds of space: enum kind { ... }",
+                    code=ErrorCode.UNKNOWN_MEMBER,
                 )
                 kind_values.append(0)
             else:
@@ -165,7 +177,8 @@ class LayoutLowering:
         for name, option in s.options.items():
             otype = resolve_type(option.type, s, self.report)
             if otype.name not in ("int", "bool") and otype.name not in s.enums:
-                self.report.error(option.type.span, "an option is an int, a bool or an enum")
+                self.report.error(option.type.span, "an option is an int, a bool or an enum",
+                                  code=ErrorCode.TYPE_NOT_ALLOWED)
             default = self.constant(option.default, otype)[0]
             counters.append(ir.Counter(f"option_{name}", "", 1, (int(default),), name, otype,
                                        option.title or name))
@@ -175,13 +188,14 @@ class LayoutLowering:
         """Lists are for fields and counters; a parameter or local holds one value."""
         if ref.length or ref.index_enum:
             self.report.error(ref.span, "a parameter or local holds one value, not a list",
-                              "declare a list field or counter instead")
+                              "declare a list field or counter instead", code=ErrorCode.LIST_MISUSE)
 
     def _die(self, index: int, name: str, die: ast.DieDecl) -> ir.Die:
         faces = [self.constant(f) for f in die.faces]
         if len({t for _, t in faces}) > 1:
             self.report.error(die.span, f"die '{name}' mixes faces of different types",
-                              "use numbers, or members of one enum")
+                              "use numbers, or members of one enum",
+                              code=ErrorCode.TYPE_NOT_ALLOWED)
         return ir.Die(name, index, tuple(v for v, _ in faces))
 
     def _stride(self, ref: ast.TypeRef) -> int:
@@ -190,7 +204,8 @@ class LayoutLowering:
             enum = self.s.enums.get(ref.index_enum)
             if enum is None:
                 self.report.error(ref.span, f"unknown enum '{ref.index_enum}' as a list index",
-                                  did_you_mean(ref.index_enum, set(self.s.enums)))
+                                  did_you_mean(ref.index_enum, set(self.s.enums)),
+                                  code=ErrorCode.UNKNOWN_ENUM)
                 return 1
             return len(enum.members)
         return max(1, ref.length)
@@ -201,7 +216,8 @@ class LayoutLowering:
             params = self._params(deck.params)
             if not params or params[0][1] != Type("player"):
                 self.report.error(deck.span, f"deck '{name}' must take the drawing player first",
-                                  f"write: deck {name}(p: player) ...")
+                                  f"write: deck {name}(p: player) ...",
+                                  code=ErrorCode.WRONG_ARGUMENTS)
             effects = []
             for card in deck.cards:
                 fname = f"effect_{card.name}" if card.effect else ""
@@ -227,7 +243,8 @@ class LayoutLowering:
         for p in params:
             self._single(p.type)
             if p.name in seen:
-                self.report.error(p.span, f"parameter '{p.name}' is listed twice")
+                self.report.error(p.span, f"parameter '{p.name}' is listed twice",
+                                  code=ErrorCode.DEFINED_TWICE)
             seen.add(p.name)
             out.append((p.name, resolve_type(p.type, self.s, self.report)))
         return tuple(out)

@@ -11,10 +11,12 @@ against the rulebook of each edition that imports the module).
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from . import ast
-from .diagnostics import CompileError, Diagnostic, Span
+from .diagnostics import CompileError, Diagnostic, Span, error_at
+from .error_codes import ErrorCode
 from .libpath import configured_dirs, search_path
 from .modules import SourceSet, _load_imports
 from .parser import parse
@@ -23,7 +25,7 @@ from .pipeline import PASSES, Compilation
 IMPORTER = "<an edition importing it>"  # the path of the edition the check pretends
 _SKIPPED = ("load", "quotes")  # sources are loaded here; there is no rulebook
 # what the whole program lacks that the editions importing the module give
-_ONLY_AN_EDITION_GIVES = ("the edition has no board", "no rule handles the 'turn' event")
+_ONLY_AN_EDITION_GIVES = (ErrorCode.NO_BOARD.code, ErrorCode.NO_TURN.code)
 
 
 def library_module(path: Path) -> ast.Module | None:
@@ -32,8 +34,9 @@ def library_module(path: Path) -> ast.Module | None:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise CompileError([Diagnostic("error", Span(str(path), 0, 0, 0, 0),
-                                       f"cannot read rules file: {exc}")]) from None
+        raise CompileError([error_at(Span(str(path), 0, 0, 0, 0),
+                                     f"cannot read rules file: {exc}",
+                                     code=ErrorCode.UNREADABLE_FILE)]) from None
     module = parse(text, str(path))
     if any(isinstance(d, ast.Edition) for d in module.decls):
         return None
@@ -90,13 +93,12 @@ def _forgive(compilation: Compilation) -> None:
                  if decl.value is None and name not in symbols.sets}
     kept: list[Diagnostic] = []
     for d in compilation.reporter.diagnostics:
-        if d.severity == "error" and d.span in unset and "has no value" in d.message:
+        if d.code == ErrorCode.PARAM_WITHOUT_VALUE.code and d.span in unset:
             continue
         if d.span.path == IMPORTER:
-            if d.message.startswith(_ONLY_AN_EDITION_GIVES):
+            if d.code in _ONLY_AN_EDITION_GIVES:
                 continue
-            d = Diagnostic(d.severity, Span(str(compilation.path), 1, 1, 1, 2),
-                           d.message, d.hint)
+            d = dataclasses.replace(d, span=Span(str(compilation.path), 1, 1, 1, 2))
         kept.append(d)
     compilation.reporter.diagnostics[:] = kept
 

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 from . import ir
 from .diagnostics import Reporter, Span
+from .error_codes import ErrorCode
 from .optimize.walk import blocks_of, child_exprs, stmt_exprs
 
 EXPRESSION_DEPTH = 100
@@ -44,14 +45,15 @@ def check_nesting(program: ir.Program, reporter: Reporter) -> None:
     def expressions(span: Span | None, *exprs: ir.Expr | None) -> None:
         if span is not None and any(expression_depth(e) > EXPRESSION_DEPTH for e in exprs):
             reporter.error(span, f"an expression nested more than {EXPRESSION_DEPTH} deep",
-                           "name parts of it with let, or move them into procedures")
+                           "name parts of it with let, or move them into procedures",
+                           code=ErrorCode.TOO_DEEP)
 
     for f in (*program.functions, *program.scenario_functions):
         expressions(f.span, f.guard)
         for s, depth in _statements(f.body):
             if depth > BLOCK_DEPTH:
                 reporter.error(s.span, f"blocks nested more than {BLOCK_DEPTH} deep",
-                               "move the inner blocks into a procedure")
+                               "move the inner blocks into a procedure", code=ErrorCode.TOO_DEEP)
                 break
             expressions(s.span, *stmt_exprs(s))
     for a in (*program.aggregates, *program.scenario_aggregates):

@@ -57,4 +57,4 @@ def lint(symbols: Symbols, used: set[str], texts: dict[str, str], reporter: Repo
             continue
         for span, message in check(symbols, used):
             if span.path == path:
-                reporter.warning(span, f"{message} [{name}]")
+                reporter.warning(span, message, code=name)

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import ast
-from .diagnostics import CompileError, Diagnostic, Span, did_you_mean
+from .diagnostics import CompileError, Diagnostic, Span, did_you_mean, error_at
+from .error_codes import ErrorCode
 from .libpath import available_libraries, find_library, search_path
 from .parser import parse
 
@@ -43,7 +44,8 @@ def load_sources(edition_path: Path, search: list[Path] | None = None) -> Source
         text = edition_path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise CompileError(
-            [Diagnostic("error", Span(path, 0, 0, 0, 0), f"cannot read rules file: {exc}")]
+            [error_at(Span(path, 0, 0, 0, 0), f"cannot read rules file: {exc}",
+                      code=ErrorCode.UNREADABLE_FILE)]
         ) from None
     texts[path] = text
     edition = parse(text, path)
@@ -72,7 +74,8 @@ def _load_imports(
                 "(add a folder with --lib DIR or $BOARDRULES_PATH)"
             )
             errors.append(
-                Diagnostic("error", decl.span, f"no library named '{decl.name}'", hint)
+                error_at(decl.span, f"no library named '{decl.name}'", hint,
+                         code=ErrorCode.UNKNOWN_LIBRARY)
             )
             continue
         key = str(lib_path)
@@ -80,8 +83,9 @@ def _load_imports(
         if any(same):
             chain = [Path(p).stem for p in stack[same.index(True):]] + [decl.name]
             errors.append(
-                Diagnostic("error", decl.span, f"import cycle: {' -> '.join(chain)}",
-                           "a library may not import, directly or not, what imports it")
+                error_at(decl.span, f"import cycle: {' -> '.join(chain)}",
+                         "a library may not import, directly or not, what imports it",
+                         code=ErrorCode.IMPORT_CYCLE)
             )
             continue
         if any(Path(m.path).resolve() == lib_path.resolve() for m in loaded):
@@ -89,8 +93,9 @@ def _load_imports(
         try:
             text = lib_path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            errors.append(Diagnostic("error", decl.span, f"cannot read library '{decl.name}': "
-                                     f"{exc}", "library files are UTF-8 text"))
+            errors.append(error_at(decl.span, f"cannot read library '{decl.name}': {exc}",
+                                   "library files are UTF-8 text",
+                                   code=ErrorCode.UNREADABLE_FILE))
             continue
         texts[key] = text
         library = parse(text, key)

@@ -14,6 +14,7 @@ from functools import cached_property
 
 from . import ast, ir
 from .diagnostics import did_you_mean
+from .error_codes import ErrorCode
 from .ir import BOOL, INT, Type
 from .primitives import ERROR
 from .scope import Scope
@@ -46,7 +47,8 @@ class NameResolution:
         if resolve is not None:
             return resolve(e)
         visible = self.global_names | set(scope.variables)
-        self.report.error(e.span, f"unknown name '{e.name}'", did_you_mean(e.name, visible))
+        self.report.error(e.span, f"unknown name '{e.name}'", did_you_mean(e.name, visible),
+                          code=ErrorCode.UNKNOWN_NAME)
         return ir.Const(ERROR, 0)
 
     @cached_property
@@ -92,11 +94,12 @@ class NameResolution:
             enums = local if len(local) == 1 else enums
         if len(enums) > 1:
             self.report.error(e.span, f"'{name}' is a member of several enums",
-                              f"write {enums[0]}.{name}")
+                              f"write {enums[0]}.{name}", code=ErrorCode.AMBIGUOUS_NAME)
         return ir.Const(Type(enums[0]), s.enums[enums[0]].members.index(name))
 
     def _die_name(self, e: ast.Name) -> ir.Expr:
-        self.report.error(e.span, f"'{e.name}' is a die, not a value", f"write roll({e.name})")
+        self.report.error(e.span, f"'{e.name}' is a die, not a value", f"write roll({e.name})",
+                          code=ErrorCode.WRONG_KIND_OF_NAME)
         return ir.Const(ERROR, 0)
 
 

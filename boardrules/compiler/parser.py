@@ -19,7 +19,8 @@ from lark.exceptions import (
 from lark.visitors import Transformer_NonRecursive
 
 from . import ast
-from .diagnostics import CompileError, Diagnostic, Span
+from .diagnostics import CompileError, Diagnostic, Span, error_at
+from .error_codes import ErrorCode
 from .syntax_errors import syntax_diagnostic
 
 
@@ -60,9 +61,10 @@ def parse(text: str, path: str) -> ast.Module:
     except _SourceError as exc:
         raise CompileError([exc.diagnostic()]) from None
     except RecursionError:
-        raise CompileError([Diagnostic(
-            "error", Span(path, 0, 0, 0, 0), "the file is nested too deeply to compile",
+        raise CompileError([error_at(
+            Span(path, 0, 0, 0, 0), "the file is nested too deeply to compile",
             "move the innermost part into a procedure",
+            code=ErrorCode.TOO_DEEP,
         )]) from None
     lines = text.count("\n") + 1
     return ast.Module(Span(path, 1, 1, lines, 1), path, tuple(decls.children))
@@ -71,12 +73,12 @@ def parse(text: str, path: str) -> ast.Module:
 class _SourceError(Exception):
     """A mistake found while building the AST (a bad escape, a number out of range)."""
 
-    def __init__(self, span: Span, message: str, hint: str = ""):
+    def __init__(self, span: Span, message: str, hint: str = "", *, code: ErrorCode):
         super().__init__(message)
-        self.span, self.message, self.hint = span, message, hint
+        self.span, self.message, self.hint, self.code = span, message, hint, code
 
     def diagnostic(self) -> Diagnostic:
-        return Diagnostic("error", self.span, self.message, self.hint)
+        return error_at(self.span, self.message, self.hint, code=self.code)
 
 
 def _token_span(path: str, token: Token) -> Span:
@@ -102,7 +104,8 @@ def _unquote(token: Token, path: str) -> str:
         if surrogate is not None:  # \ud83d alone: no character, and no text can print it
             raise _SourceError(_token_span(path, token),
                                f"\\u{ord(surrogate):04x} is half of a character (a lone surrogate)",
-                               "write the whole character, or both halves of the pair")
+                               "write the whole character, or both halves of the pair",
+                               code=ErrorCode.BAD_ESCAPE)
         return value
     body = str(token)[1:-1]
     bad = next((m for m in re.finditer(r"\\.?", body) if not _ESCAPE.match(body, m.start())),
@@ -110,7 +113,8 @@ def _unquote(token: Token, path: str) -> str:
     shown = bad.group(0) if bad else "\\"
     hint = ("a ' needs no backslash inside a string" if shown == "\\'" else
             'write \\" for a double quote, \\\\ for a backslash, \\n for a new line')
-    raise _SourceError(_token_span(path, token), f"bad escape {shown} in string", hint)
+    raise _SourceError(_token_span(path, token), f"bad escape {shown} in string", hint,
+                       code=ErrorCode.BAD_ESCAPE)
 
 
 def _int(token: Token, path: str) -> int:
@@ -119,6 +123,7 @@ def _int(token: Token, path: str) -> int:
         raise _SourceError(
             _token_span(path, token), f"number too large: {token}",
             f"the largest number is {_INT_MAX}",
+            code=ErrorCode.NUMBER_TOO_LARGE,
         )
     return value
 
@@ -159,6 +164,7 @@ class _ToAst(Transformer_NonRecursive):
                 _token_span(self.path, size),
                 "a list needs at least one value" if length < 1 else f"list too long: {length}",
                 f"at most {_MAX_LIST_LENGTH} values" if length else "",
+                code=ErrorCode.BAD_COUNT,
             )
         index_enum = str(c[-1]) if len(c) > 1 and isinstance(c[-1], Token) and (
             c[-1].type == "NAME") else ""
@@ -411,9 +417,11 @@ class _ToAst(Transformer_NonRecursive):
             raise _SourceError(
                 self._span(meta), f"a die needs at least one face: {low} to {high} is empty",
                 f"write: faces {high} to {low}",
+                code=ErrorCode.BAD_COUNT,
             )
         if high - low >= _MAX_RANGE_FACES:
-            raise _SourceError(self._span(meta), f"too many faces for a die: {high - low + 1}")
+            raise _SourceError(self._span(meta), f"too many faces for a die: {high - low + 1}",
+                               code=ErrorCode.BAD_COUNT)
         return tuple(ast.IntLit(self._span(meta), v) for v in range(low, high + 1))
 
     def die_list(self, meta, c):
@@ -431,6 +439,7 @@ class _ToAst(Transformer_NonRecursive):
                 _token_span(self.path, count),
                 "a card needs at least one copy" if copies < 1 else f"too many copies: {copies}",
                 "leave 'copies' out for a single card" if copies < 1 else "",
+                code=ErrorCode.BAD_COUNT,
             )
         tuples = [x for x in c if isinstance(x, tuple)]
         values = next((t for t in tuples if t and isinstance(t[0], ast.FieldValue)), ())
@@ -553,6 +562,10 @@ class _ToAst(Transformer_NonRecursive):
 
     def sc_answer(self, meta, c):
         return ast.ScenarioStep(self._span(meta), "answer", name=str(c[0]), exprs=tuple(c[1:]))
+
+    def sc_answer_by(self, meta, c):
+        return ast.ScenarioStep(self._span(meta), "answer", name=str(c[0]), exprs=tuple(c[2:]),
+                                names=(str(c[1]),), seat_span=_token_span(self.path, c[1]))
 
     def sc_option(self, meta, c):
         return ast.ScenarioStep(self._span(meta), "option", name=str(c[0]), exprs=(c[1],))

@@ -17,6 +17,7 @@ from . import ir
 from .checker import Checker
 from .codegen import check_capacity, generate
 from .diagnostics import Diagnostic, Reporter
+from .error_codes import ErrorCode
 from .limits import check_nesting
 from .lint import lint
 from .modules import SourceSet, load_sources
@@ -69,7 +70,8 @@ def _check(c: Compilation) -> None:
     except RecursionError:
         assert c.symbols is not None and c.symbols.edition is not None
         c.reporter.error(c.symbols.edition.span, "the rules nest too deeply to check",
-                         "split deeply nested expressions or blocks into procedures")
+                         "split deeply nested expressions or blocks into procedures",
+                         code=ErrorCode.TOO_DEEP)
         return
     check_scenario_dice(program, c.reporter)  # needs the whole program: the rules' roll order
     c.program = program
@@ -85,12 +87,14 @@ def _capacity(c: Compilation) -> None:
         return
     assert c.symbols is not None and c.symbols.edition is not None
     for problem in check_capacity(c.program):
-        c.reporter.error(c.symbols.edition.span, problem)
+        c.reporter.error(c.symbols.edition.span, problem, code=ErrorCode.CAPACITY)
 
 
 def _optimization(optimize: Optimization) -> Callable[[Compilation], None]:
     def run(c: Compilation) -> None:
-        c.program = optimize(c.program, analyse(c.program), c.reporter)
+        # the one error an optimization reports: a folded constant out of range
+        reporter = c.reporter.reporting(ErrorCode.CONSTANT_OUT_OF_RANGE)
+        c.program = optimize(c.program, analyse(c.program), reporter)
     return run
 
 

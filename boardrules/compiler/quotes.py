@@ -6,6 +6,7 @@ from pathlib import Path
 
 from . import ast
 from .diagnostics import Reporter, Span
+from .error_codes import ErrorCode
 from .rulebook import Rulebook, load_rulebook
 from .symbols import Symbols
 
@@ -68,34 +69,37 @@ def check_quotes(symbols: Symbols, edition_path: Path, report: Reporter) -> Rule
     except (OSError, ValueError) as exc:  # a NUL, a name too long: no file is named so
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         report.error(span, f"the rulebook's name cannot name a file: {why}",
-                     f"name the copy next to {edition_path.name} plainly, e.g. rulebook.txt")
+                     f"name the copy next to {edition_path.name} plainly, e.g. rulebook.txt",
+                     code=ErrorCode.RULEBOOK_FILE)
         return None
     if not inside:  # hints quote the rulebook: never another file
         report.error(span, "the rulebook must be in the edition's folder",
-                     f"copy it next to {edition_path.name} and name it without a folder part")
+                     f"copy it next to {edition_path.name} and name it without a folder part",
+                     code=ErrorCode.RULEBOOK_FILE)
         return None
     if not found_file:
         report.error(span, f"rulebook not found: {path.name} next to {edition_path.name}",
-                     "copy the rulebook text next to the rules file")
+                     "copy the rulebook text next to the rules file", code=ErrorCode.RULEBOOK_FILE)
         return None
     try:
         rulebook = load_rulebook(path)
     except (OSError, UnicodeDecodeError) as exc:
         report.error(span, f"cannot read the rulebook {path.name}: {exc}",
-                     "the rulebook copy is UTF-8 text")
+                     "the rulebook copy is UTF-8 text", code=ErrorCode.RULEBOOK_FILE)
         return None
     for quote in (q for quotes in quoted_units(symbols).values() for q in quotes):
         if not rulebook.contains(quote.text):
             report.error(quote.span, "quote does not occur in the rulebook",
-                         _divergence(rulebook, quote.text))
+                         _divergence(rulebook, quote.text), code=ErrorCode.NOT_IN_RULEBOOK)
     for waiver in symbols.waivers:
         if not rulebook.contains(waiver.text):
             report.error(waiver.span, "waived text does not occur in the rulebook",
-                         _divergence(rulebook, waiver.text))
+                         _divergence(rulebook, waiver.text), code=ErrorCode.NOT_IN_RULEBOOK)
         if not waiver.reason.strip():
-            report.error(waiver.span, "a waiver needs a reason")
+            report.error(waiver.span, "a waiver needs a reason", code=ErrorCode.MISSING_REASON)
     for note in symbols.equivalents:
         if not note.reason.strip():
             report.error(note.span, "an equivalent mutant needs a reason",
-                         "say why no scenario can tell it from the rules")
+                         "say why no scenario can tell it from the rules",
+                         code=ErrorCode.MISSING_REASON)
     return rulebook

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from . import ast, ir
 from .diagnostics import Reporter, Span, did_you_mean
+from .error_codes import ErrorCode
 from .expressions import fold
 from .ir import BOOL, INT, NONE, STR, VOID, Type
 from .primitives import ERROR, assignable
@@ -89,18 +90,20 @@ class _ScenarioLowering:
         """Whether the step names a known deck, decision or option (an error if not)."""
         if st.name in table:
             return True
-        self.report.error(st.span, f"unknown {what} '{st.name}'", did_you_mean(st.name, set(table)))
+        self.report.error(st.span, f"unknown {what} '{st.name}'", did_you_mean(st.name, set(table)),
+                          code=ErrorCode.SCENARIO_UNKNOWN)
         return False
 
     def scenario(self, index: int, sc: ast.Scenario) -> ir.Scenario:
         c, s = self.c, self.s
         if sc.rule not in self.targets:
             self.report.error(sc.span, f"scenario tests unknown rule '{sc.rule}'",
-                              did_you_mean(sc.rule, self.targets))
+                              did_you_mean(sc.rule, self.targets), code=ErrorCode.SCENARIO_UNKNOWN)
         count = next((st.count for st in sc.steps if st.kind == "players"), 2)
         low, high = self.props.get("players", (2, 4))
         if not low <= count <= high:
-            self.report.error(sc.span, f"the edition is for {low} to {high} players, not {count}")
+            self.report.error(sc.span, f"the edition is for {low} to {high} players, not {count}",
+                              code=ErrorCode.SCENARIO_PLAYERS)
             count = max(low, min(count, high))  # check the steps as if the count were right
         seats = tuple((f"p{i + 1}", Type("player")) for i in range(count))
         steps: list[ir.ScenarioStep] = []
@@ -124,7 +127,8 @@ class _ScenarioLowering:
                 for card in st.names:
                     if card not in members:
                         self.report.error(st.span, f"deck '{st.name}' has no card '{card}'",
-                                          did_you_mean(card, members))
+                                          did_you_mean(card, members),
+                                          code=ErrorCode.SCENARIO_UNKNOWN)
                 steps.append(ir.ScenarioStep(
                     "cards", line, target=st.name,
                     values=tuple(c.card_index[n] for n in st.names if n in c.card_index)))
@@ -205,7 +209,8 @@ class _ScenarioLowering:
         if vtype.optional or not (vtype == INT or vtype.name in self.s.enums):
             given = "none" if vtype == NONE else article(str(vtype))
             self.report.error(span, f"a die's face is a number or an enum member, not {given}",
-                              _dice_hint(self.dice, self.face_types, self.s))
+                              _dice_hint(self.dice, self.face_types, self.s),
+                              code=ErrorCode.NOT_A_FACE)
             return -1
         mask = 0
         for die in self.dice:
@@ -214,7 +219,8 @@ class _ScenarioLowering:
         if not mask:
             shown = _shown(self.s, vtype.name, value)
             self.report.error(span, f"{shown} is not a face of any die",
-                              _dice_hint(self.dice, self.face_types, self.s))
+                              _dice_hint(self.dice, self.face_types, self.s),
+                              code=ErrorCode.NOT_A_FACE)
             return -1
         return mask
 
@@ -224,7 +230,20 @@ class _ScenarioLowering:
         answer = self.c._decision_type(decision)
         values = tuple(self.answer(decision, answer, e, scope) for e in st.exprs)
         return ir.ScenarioStep("answer", line, target=st.name, values=values,
-                               types=(answer.name,) * len(values))
+                               types=(answer.name,) * len(values), seat=self.seat(st, scope))
+
+    def seat(self, st: ast.ScenarioStep, scope: Scope) -> int:
+        """`answer D by p2 [...]`: the seat whose decisions take the answers (-1: anyone's)."""
+        if not st.names:
+            return -1
+        name = st.names[0]
+        local = scope.variables.get(name)
+        if local is None or local != Type("player") or not name[1:].isdigit():
+            seats = ", ".join(n for n, t in scope.variables.items() if t == Type("player"))
+            self.report.error(st.seat_span or st.span, f"'{name}' is not a seat of this scenario",
+                              f"the seats are {seats}", code=ErrorCode.SCENARIO_UNKNOWN)
+            return -1
+        return int(name[1:]) - 1
 
     def answer(self, decision: ast.DecisionDecl, answer: Type, e: ast.Expr, scope: Scope
                ) -> int:
@@ -236,14 +255,14 @@ class _ScenarioLowering:
             return 0
         if not assignable(value.type, answer):
             self.report.error(e.span, _wrong_answer(decision.name, answer, value.type),
-                              _answer_hint(decision, answer))
+                              _answer_hint(decision, answer), code=ErrorCode.BAD_ANSWER)
             return 0
         if isinstance(value, ir.Local) and value.name in scope.variables:  # a seat, p1..
             return int(value.name[1:]) - 1
         known = fold(value)
         if known is None:
             self.report.error(e.span, "an answer must be a constant known when compiling",
-                              _answer_hint(decision, answer))
+                              _answer_hint(decision, answer), code=ErrorCode.NOT_CONSTANT)
             return 0
         if decision.kind == "int" and known != -1:
             self.check_bounds(decision, int(known), e.span)
@@ -258,7 +277,7 @@ class _ScenarioLowering:
         if not (0 <= x < width and 0 <= y < count // max(width, 1)):
             self.report.error(span, f"cell_at({x}, {y}) is not on the grid",
                               f"the grid is {width} x {count // max(width, 1)}, from "
-                              f"cell_at(0, 0)")
+                              f"cell_at(0, 0)", code=ErrorCode.OFF_GRID)
             return ir.Const(ERROR, 0)
         return ir.Const(Type("cell"), y * width + x)
 
@@ -272,7 +291,8 @@ class _ScenarioLowering:
             self.c.report = saved
         if low is not None and value < low or high is not None and value > high:
             self.report.error(span, f"{value} is not an answer to '{decision.name}'",
-                              f"its answers are from {_bound(low)} to {_bound(high)}")
+                              f"its answers are from {_bound(low)} to {_bound(high)}",
+                              code=ErrorCode.BAD_ANSWER)
 
     # ---- legal answers ------------------------------------------------------------------
     def legal(self, name: str, st: ast.ScenarioStep, scope: Scope, seats, line: int
@@ -287,7 +307,7 @@ class _ScenarioLowering:
         decision = self.s.decisions[st.name]
         if value.type != ERROR and not assignable(value.type, call.type):
             self.report.error(value_expr.span, _wrong_answer(st.name, call.type, value.type),
-                              _answer_hint(decision, call.type))
+                              _answer_hint(decision, call.type), code=ErrorCode.BAD_ANSWER)
         kept = Type(call.type.name if call.type.name != "none" else "int")
         answer = ir.Local(kept, "left")
         holds: ir.Expr = ir.KernelCall(BOOL, "k_legal",
@@ -366,7 +386,7 @@ def check_scenario_dice(program: ir.Program, reporter: Reporter) -> None:
                 dice = [names[d] for d in range(len(names)) if mask >> d & 1]
                 reporter.error(span, f"{_named(program, vtype, value)} is a face of "
                                f"{_die_list(dice)}, which no rule rolls",
-                               "script the dice the rules roll")
+                               "script the dice the rules roll", code=ErrorCode.DICE_ORDER)
     steps = {f.name: f for f in program.scenario_functions}
     for sc in program.scenarios:
         segment: list[tuple[ir.ScenarioStep, int]] = []
@@ -383,7 +403,7 @@ def check_scenario_dice(program: ir.Program, reporter: Reporter) -> None:
         if segment and not blind:
             st, i = segment[0]
             reporter.error(st.spans[i], "these dice are never rolled: no play step follows",
-                           "script a play's dice before its play step")
+                           "script a play's dice before its play step", code=ErrorCode.DICE_ORDER)
 
 
 def _check_throw(program: ir.Program, order: RollOrder,
@@ -400,7 +420,7 @@ def _check_throw(program: ir.Program, order: RollOrder,
             if not current:
                 reporter.error(st.spans[i], "one die too many: the turn rolls no die " + (
                     f"after {previous}" if previous else "at all"),
-                    "script only the dice the play rolls")
+                    "script only the dice the play rolls", code=ErrorCode.DICE_ORDER)
                 return
             expected = sorted({names[order.dice[site]] for site in current})
             when = "first" if k == 0 else f"after {previous}"
@@ -409,7 +429,8 @@ def _check_throw(program: ir.Program, order: RollOrder,
                            f"which the turn rolls {when}",
                            f"{shown} is a face of {_die_list(its)}: script the dice in the "
                            f"order the rules roll them" if its else
-                           "script the dice in the order the rules roll them")
+                           "script the dice in the order the rules roll them",
+                           code=ErrorCode.DICE_ORDER)
             return
         previous = shown
         current = frozenset(s for site in matched for s in order.follow.get(site, ()))
@@ -419,7 +440,7 @@ def _check_throw(program: ir.Program, order: RollOrder,
         reporter.error(st.spans[i], f"too few dice: after {previous} the turn goes on to "
                        f"roll {_die_list(expected)}",
                        "script every die the play rolls: the scenario must not depend on the "
-                       "seed")
+                       "seed", code=ErrorCode.DICE_ORDER)
 
 
 def _named(program: ir.Program, type_name: str, value: int) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from . import ast, ir
 from .diagnostics import Span, did_you_mean
+from .error_codes import ErrorCode
 from .expressions import _narrow
 from .ir import BOOL, INT, VOID, Type
 from .primitives import ERROR
@@ -35,18 +36,7 @@ class StatementLowering:
     def stmt(self, st: ast.Stmt, scope: Scope) -> ir.Stmt | tuple[ir.Stmt, ...] | None:
         match st:
             case ast.Let():
-                if st.type is not None:
-                    self._single(st.type)
-                value = self.expr(st.value, scope)
-                vtype = resolve_type(st.type, self.s, self.report) if st.type else value.type
-                if vtype.name == "none":
-                    self.report.error(st.span, f"cannot tell the type of '{st.name}'",
-                                      f"write: let {st.name}: space? = none")
-                if vtype == VOID:
-                    self.report.error(st.value.span, "this gives no value")
-                self._expect(value.type, vtype, st.value.span)
-                self._declare(scope, st.name, vtype, st.span)
-                return ir.Declare(st.span, st.name, vtype, value)
+                return self._let(st, scope)
             case ast.Assign():
                 return self._assign(st, scope)
             case ast.CallStmt():
@@ -67,43 +57,13 @@ class StatementLowering:
                 _narrow(st.test, body_scope, negate=False)
                 return ir.While(st.span, test, self.block(st.body, body_scope))
             case ast.For():
-                domain, var_type = self.domain(st.domain, scope)
-                inner = scope.child()
-                self._declare(inner, st.var, var_type, st.span)
-                where = None
-                if st.where is not None:
-                    where = self.expr(st.where, inner)
-                    self._expect(where.type, BOOL, st.where.span)
-                return ir.Loop(st.span, st.var, domain, where, self.block(st.body, inner))
+                return self._loop(st, scope)
             case ast.Return():
-                if st.value is None:
-                    if scope.returns != VOID:
-                        self.report.error(st.span,
-                                          f"return needs {article(str(scope.returns))} value")
-                    return ir.Return(st.span, None)
-                value = self.expr(st.value, scope)
-                if scope.returns == VOID:
-                    self.report.error(st.span, "this returns nothing; drop the value")
-                else:
-                    self._expect(value.type, scope.returns, st.value.span)
-                return ir.Return(st.span, value)
+                return self._return(st, scope)
             case ast.Trigger():
-                params = self.s.events.get(st.event)
-                if params is None:
-                    self.report.error(st.span, f"unknown event '{st.event}'",
-                                      did_you_mean(st.event, set(self.s.events)))
-                    return None
-                args = self._args(st.args, tuple(t for _, t in params), st.span, st.event, scope)
-                return ir.Evaluate(st.span, ir.CallProc(VOID, f"event_{st.event}", args))
+                return self._trigger(st, scope)
             case ast.Draw():
-                deck = self.s.decks.get(st.deck)
-                if deck is None:
-                    self.report.error(st.span, f"unknown deck '{st.deck}'",
-                                      did_you_mean(st.deck, set(self.s.decks)))
-                    return None
-                types = tuple(t for _, t in self._params(deck.params))
-                args = self._args(st.args, types, st.span, st.deck, scope)
-                return ir.Evaluate(st.span, ir.CallProc(VOID, f"draw_{st.deck}", args))
+                return self._draw(st, scope)
             case ast.EndTurn():
                 return ir.Raise(st.span, "TurnOver")
             case ast.EndGame() if st.winner is not None:
@@ -116,12 +76,73 @@ class StatementLowering:
                 return ir.Raise(st.span, "GameOver")
         raise AssertionError(f"unhandled statement {st!r}")
 
+    def _let(self, st: ast.Let, scope: Scope) -> ir.Stmt:
+        if st.type is not None:
+            self._single(st.type)
+        value = self.expr(st.value, scope)
+        vtype = resolve_type(st.type, self.s, self.report) if st.type else value.type
+        if vtype.name == "none":
+            self.report.error(st.span, f"cannot tell the type of '{st.name}'",
+                              f"write: let {st.name}: space? = none",
+                              code=ErrorCode.UNKNOWN_LOCAL_TYPE)
+        if vtype == VOID:
+            self.report.error(st.value.span, "this gives no value", code=ErrorCode.NO_VALUE)
+        self._expect(value.type, vtype, st.value.span)
+        self._declare(scope, st.name, vtype, st.span)
+        return ir.Declare(st.span, st.name, vtype, value)
+
+    def _loop(self, st: ast.For, scope: Scope) -> ir.Stmt:
+        domain, var_type = self.domain(st.domain, scope)
+        inner = scope.child()
+        self._declare(inner, st.var, var_type, st.span)
+        where = None
+        if st.where is not None:
+            where = self.expr(st.where, inner)
+            self._expect(where.type, BOOL, st.where.span)
+        return ir.Loop(st.span, st.var, domain, where, self.block(st.body, inner))
+
+    def _return(self, st: ast.Return, scope: Scope) -> ir.Stmt:
+        if st.value is None:
+            if scope.returns != VOID:
+                self.report.error(st.span,
+                                  f"return needs {article(str(scope.returns))} value",
+                                  code=ErrorCode.RETURN_MISMATCH)
+            return ir.Return(st.span, None)
+        value = self.expr(st.value, scope)
+        if scope.returns == VOID:
+            self.report.error(st.span, "this returns nothing; drop the value",
+                              code=ErrorCode.RETURN_MISMATCH)
+        else:
+            self._expect(value.type, scope.returns, st.value.span)
+        return ir.Return(st.span, value)
+
+    def _trigger(self, st: ast.Trigger, scope: Scope) -> ir.Stmt | None:
+        params = self.s.events.get(st.event)
+        if params is None:
+            self.report.error(st.span, f"unknown event '{st.event}'",
+                              did_you_mean(st.event, set(self.s.events)),
+                              code=ErrorCode.UNKNOWN_EVENT)
+            return None
+        args = self._args(st.args, tuple(t for _, t in params), st.span, st.event, scope)
+        return ir.Evaluate(st.span, ir.CallProc(VOID, f"event_{st.event}", args))
+
+    def _draw(self, st: ast.Draw, scope: Scope) -> ir.Stmt | None:
+        deck = self.s.decks.get(st.deck)
+        if deck is None:
+            self.report.error(st.span, f"unknown deck '{st.deck}'",
+                              did_you_mean(st.deck, set(self.s.decks)),
+                              code=ErrorCode.UNKNOWN_DECK)
+            return None
+        types = tuple(t for _, t in self._params(deck.params))
+        args = self._args(st.args, types, st.span, st.deck, scope)
+        return ir.Evaluate(st.span, ir.CallProc(VOID, f"draw_{st.deck}", args))
+
     def _declare(self, scope: Scope, name: str, vtype: Type, span: Span) -> None:
         previous = scope.declared.get(name)
         if previous is not None and previous != vtype and ERROR not in (previous, vtype):
             self.report.error(span, f"'{name}' was {article(str(previous))} earlier in this "
                               "function",
-                              "use another name")
+                              "use another name", code=ErrorCode.LOCAL_RETYPED)
         if name in self.global_names and name not in scope.variables:
             self.report.warning(span, f"local '{name}' hides a definition of the same name")
         scope.variables[name] = vtype
@@ -138,23 +159,28 @@ class StatementLowering:
             lowered = self.expr(target, scope)
             if isinstance(lowered, ir.Table):
                 self.report.error(target.span, "fields are fixed data and cannot change",
-                                  "declare a counter for a value that changes")
+                                  "declare a counter for a value that changes",
+                                  code=ErrorCode.READ_ONLY)
                 return ir.Evaluate(st.span, value)
             if not isinstance(lowered, ir.State):
                 if isinstance(lowered, ir.Derived) and isinstance(target, ast.Attr):
                     self.report.error(target.span, f"'{target.name}' is read-only",
                                       "the kernel keeps it" + (
-                                          "; use retire(p)" if target.name == "alive" else ""))
+                                          "; use retire(p)" if target.name == "alive" else ""),
+                                      code=ErrorCode.READ_ONLY)
                 elif lowered.type != ERROR:
                     self.report.error(target.span, "cannot assign to this",
-                                      "assign to a local, a counter or p.cash / p.position")
+                                      "assign to a local, a counter or p.cash / p.position",
+                                      code=ErrorCode.READ_ONLY)
                 return ir.Evaluate(st.span, value)
             if lowered.stride > 1 and lowered.element is None:
-                self.report.error(target.span, "assign one value of the list: x[k] = ...")
+                self.report.error(target.span, "assign one value of the list: x[k] = ...",
+                                  code=ErrorCode.LIST_MISUSE)
                 return ir.Evaluate(st.span, value)
             if lowered.array.startswith("option_"):
                 self.report.error(target.span, "an option is chosen when the game is created "
-                                  "and cannot change", "use a counter for a value that changes")
+                                  "and cannot change", "use a counter for a value that changes",
+                                  code=ErrorCode.READ_ONLY)
                 return ir.Evaluate(st.span, value)
         if st.op != "=":
             self._expect(lowered.type, INT, target.span)
@@ -180,7 +206,8 @@ class StatementLowering:
                 deck = self.s.decks.get(d.name)
                 if deck is None:
                     self.report.error(d.span, f"unknown deck '{d.name}'",
-                                      did_you_mean(d.name, set(self.s.decks)))
+                                      did_you_mean(d.name, set(self.s.decks)),
+                                      code=ErrorCode.UNKNOWN_DECK)
                     return ir.Domain("range", zero, zero), Type("card")
                 first = self.card_index.get(deck.cards[0].name, 0) if deck.cards else 0
                 size = sum(max(1, c.copies) for c in deck.cards)
@@ -190,13 +217,15 @@ class StatementLowering:
                 enum = self.s.enums.get(d.name)
                 if enum is None:
                     self.report.error(d.span, f"unknown enum '{d.name}'",
-                                      did_you_mean(d.name, set(self.s.enums)))
+                                      did_you_mean(d.name, set(self.s.enums)),
+                                      code=ErrorCode.UNKNOWN_ENUM)
                     return ir.Domain("range", zero, zero), ERROR
                 return ir.Domain("range", zero, ir.Const(INT, len(enum.members))), Type(d.name)
             case "legal":
                 self.report.error(d.span, "'legal' names the options of a decision",
                                   "use it in the default of a decision among entities: "
-                                  "best(... for s in legal where ...)")
+                                  "best(... for s in legal where ...)",
+                                  code=ErrorCode.WRONG_KIND_OF_NAME)
                 return ir.Domain("range", zero, zero), ERROR
             case "range":
                 low, high = self.expr(d.low, scope), self.expr(d.high, scope)

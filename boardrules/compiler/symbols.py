@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from . import ast
 from .diagnostics import Reporter, Span, did_you_mean
+from .error_codes import ErrorCode
 from .lang_types import ENTITY_TYPES, Type
 from .modules import SourceSet
 
@@ -90,7 +91,8 @@ class Collector:
     def _define(self, name: str, kind: str, span: Span, path: str, overridable=False) -> bool:
         """Claim a global name; False (and an error) when it is taken."""
         if name in BUILTIN_VALUES or name in KERNEL_EVENTS and kind == "event":
-            self.report.error(span, f"'{name}' is a built-in name and cannot be redefined")
+            self.report.error(span, f"'{name}' is a built-in name and cannot be redefined",
+                              code=ErrorCode.BUILTIN_REDEFINED)
             return False
         previous = self._defined.get(name)
         if previous is not None:
@@ -100,71 +102,46 @@ class Collector:
                 return True
             if prev_kind == kind:
                 self.report.error(span, f"{kind} '{name}' is already defined at {prev_span}",
-                                  "rename or remove one of them")
+                                  "rename or remove one of them", code=ErrorCode.DEFINED_TWICE)
             else:
                 self.report.error(
                     span, f"{kind} '{name}' is already defined as {article(prev_kind)} at "
-                    f"{prev_span}", "rename one of them")
+                    f"{prev_span}", "rename one of them", code=ErrorCode.DEFINED_TWICE)
             return False
         self._defined[name] = (kind, span, path)
         return True
 
     def _collect(self, decl: ast.Decl, path: str, is_edition: bool) -> None:
         s = self.symbols
+        named = _NAMED.get(type(decl))
+        if named is not None:  # a definition with a name of its own, kept in one table
+            kind, table, overridable = named
+            if self._define(decl.name, kind, decl.span, path, overridable=overridable):
+                getattr(s, table)[decl.name] = decl
+            return
+        listed = _LISTED.get(type(decl))
+        if listed is not None:  # kept in order, several allowed
+            getattr(s, listed).append(decl)
+            return
         match decl:
             case ast.Edition():
-                if not is_edition:
-                    self.report.error(decl.span, "a library cannot declare an edition")
-                elif s.edition is not None:
-                    self.report.error(decl.span, "the edition is declared twice")
-                else:
-                    s.edition = decl
-            case ast.Import():
-                pass
-            case ast.ParamDecl():
-                if self._define(decl.name, "param", decl.span, path):
-                    s.params[decl.name] = decl
+                self._collect_edition(decl, is_edition)
             case ast.SetParam():
                 if decl.name in s.sets:
                     self.report.error(decl.span, f"'{decl.name}' is set twice",
-                                      f"it is first set at {s.sets[decl.name].span}")
+                                      f"it is first set at {s.sets[decl.name].span}",
+                                      code=ErrorCode.GIVEN_TWICE)
                 s.sets[decl.name] = decl
             case ast.EnumDecl():
-                if self._define(decl.name, "enum", decl.span, path):
-                    s.enums[decl.name] = decl
-                    seen: set[str] = set()
-                    for member in decl.members:
-                        if member in seen:
-                            self.report.error(
-                                decl.span, f"enum '{decl.name}' lists '{member}' twice"
-                            )
-                        seen.add(member)
-                        s.enum_members.setdefault(member, []).append(decl.name)
+                self._collect_enum(decl, path)
             case ast.FieldDecl():
                 self._owned(decl, s.fields, "field")
             case ast.CounterDecl():
                 if decl.owner == "" and not self._define(decl.name, "counter", decl.span, path):
                     return
                 self._owned(decl, s.counters, "counter")
-            case ast.OptionDecl():
-                if self._define(decl.name, "option", decl.span, path):
-                    s.options[decl.name] = decl
-            case ast.GroupDecl():
-                if self._define(decl.name, "group", decl.span, path):
-                    s.groups[decl.name] = decl
             case ast.Board():
-                if s.board_span is not None:
-                    self.report.error(
-                        decl.span, f"the board is already defined at {s.board_span}"
-                    )
-                    return
-                s.board_span = decl.span
-                for space in decl.spaces:
-                    if self._define(space.name, "space", space.span, path):
-                        s.spaces[space.name] = space
-            case ast.DieDecl():
-                if self._define(decl.name, "die", decl.span, path):
-                    s.dice[decl.name] = decl
+                self._collect_board(decl, path)
             case ast.DeckDecl():
                 if self._define(decl.name, "deck", decl.span, path):
                     s.decks[decl.name] = decl
@@ -173,48 +150,74 @@ class Collector:
                             s.cards[card.name] = (decl.name, card)
             case ast.GridDecl():
                 if s.grids:
-                    self.report.error(decl.span, "only one grid (building map) is supported")
+                    self.report.error(decl.span, "only one grid (building map) is supported",
+                                      code=ErrorCode.ONE_GRID)
                 elif self._define(decl.name, "grid", decl.span, path):
                     s.grids[decl.name] = decl
             case ast.EventDecl():
                 if decl.name in s.events:
-                    self.report.error(decl.span, f"event '{decl.name}' is already defined")
+                    self.report.error(decl.span, f"event '{decl.name}' is already defined",
+                                      code=ErrorCode.DEFINED_TWICE)
                 else:
                     s.events[decl.name] = tuple(
                         (p.name, self.type_of(p.type)) for p in decl.params
                     )
-            case ast.DecisionDecl():
-                if self._define(decl.name, "decision", decl.span, path, overridable=True):
-                    s.decisions[decl.name] = decl
-            case ast.ProcDecl():
-                if self._define(decl.name, "procedure", decl.span, path, overridable=True):
-                    s.procs[decl.name] = decl
             case ast.RuleDecl():
-                previous = s.rule_origin.get(decl.name)
-                if previous == path:
-                    first = s.rules[decl.name].span
-                    self.report.error(
-                        decl.span, f"rule '{decl.name}' is already defined at {first}"
-                    )
-                    return
-                s.rules[decl.name] = decl
-                s.rule_origin[decl.name] = path
+                self._collect_rule(decl, path)
             case ast.UseRule():
                 s.uses.setdefault(decl.name, []).append(decl)
-            case ast.Waive():
-                s.waivers.append(decl)
-            case ast.Equivalent():
-                s.equivalents.append(decl)
-            case ast.Assumption():
-                s.assumptions.append(decl)
             case ast.GameDecl():
                 for prop in decl.props:
                     previous_prop = s.game.get(prop.kind)
                     if previous_prop is not None and previous_prop.span.path == path:
-                        self.report.error(prop.span, f"game property '{prop.kind}' is given twice")
+                        self.report.error(prop.span, f"game property '{prop.kind}' is given twice",
+                                          code=ErrorCode.GIVEN_TWICE)
                     s.game[prop.kind] = prop
-            case ast.Scenario():
-                s.scenarios.append(decl)
+
+    def _collect_edition(self, decl: ast.Edition, is_edition: bool) -> None:
+        if not is_edition:
+            self.report.error(decl.span, "a library cannot declare an edition",
+                              code=ErrorCode.NO_EDITION)
+        elif self.symbols.edition is not None:
+            self.report.error(decl.span, "the edition is declared twice",
+                              code=ErrorCode.GIVEN_TWICE)
+        else:
+            self.symbols.edition = decl
+
+    def _collect_enum(self, decl: ast.EnumDecl, path: str) -> None:
+        s = self.symbols
+        if not self._define(decl.name, "enum", decl.span, path):
+            return
+        s.enums[decl.name] = decl
+        seen: set[str] = set()
+        for member in decl.members:
+            if member in seen:
+                self.report.error(decl.span, f"enum '{decl.name}' lists '{member}' twice",
+                                  code=ErrorCode.DEFINED_TWICE)
+            seen.add(member)
+            s.enum_members.setdefault(member, []).append(decl.name)
+
+    def _collect_board(self, decl: ast.Board, path: str) -> None:
+        s = self.symbols
+        if s.board_span is not None:
+            self.report.error(decl.span, f"the board is already defined at {s.board_span}",
+                              code=ErrorCode.GIVEN_TWICE)
+            return
+        s.board_span = decl.span
+        for space in decl.spaces:
+            if self._define(space.name, "space", space.span, path):
+                s.spaces[space.name] = space
+
+    def _collect_rule(self, decl: ast.RuleDecl, path: str) -> None:
+        """A rule of the same name in another file replaces the earlier one (an edition
+        replacing a library's rule); twice in one file is an error."""
+        s = self.symbols
+        if s.rule_origin.get(decl.name) == path:
+            self.report.error(decl.span, f"rule '{decl.name}' is already defined at "
+                              f"{s.rules[decl.name].span}", code=ErrorCode.DEFINED_TWICE)
+            return
+        s.rules[decl.name] = decl
+        s.rule_origin[decl.name] = path
 
     def _owned(self, decl, table: dict, what: str) -> None:
         if decl.owner and decl.owner not in ENTITY_TYPES:
@@ -222,6 +225,7 @@ class Collector:
                 decl.span,
                 f"a {what} belongs to one of {', '.join(ENTITY_TYPES)}, not '{decl.owner}'",
                 did_you_mean(decl.owner, ENTITY_TYPES),
+                code=ErrorCode.UNKNOWN_TYPE,
             )
             return
         key = (decl.owner, decl.name)
@@ -229,7 +233,8 @@ class Collector:
             what == "counter" and key in self.symbols.fields
         ):
             owner = f"{decl.owner}." if decl.owner else ""
-            self.report.error(decl.span, f"'{owner}{decl.name}' is already declared")
+            self.report.error(decl.span, f"'{owner}{decl.name}' is already declared",
+                              code=ErrorCode.DEFINED_TWICE)
             return
         table[key] = decl
 
@@ -241,18 +246,21 @@ class Collector:
             self.report.error(
                 span, "the file declares no edition",
                 'start it with: edition "Title" { rulebook "rulebook.txt" players 2 to 6 }',
+                code=ErrorCode.NO_EDITION,
             )
         for name, uses in s.uses.items():
             if name not in s.rules:
                 self.report.error(
                     uses[0].span, f"no rule named '{name}' to use",
                     did_you_mean(name, set(s.rules)),
+                    code=ErrorCode.UNKNOWN_RULE,
                 )
         for name, setting in s.sets.items():
             if name not in s.params:
                 self.report.error(
                     setting.span, f"no param named '{name}' to set",
                     did_you_mean(name, set(s.params)),
+                    code=ErrorCode.UNKNOWN_PARAM,
                 )
 
     def _check_types(self) -> None:
@@ -274,7 +282,8 @@ def resolve_type(ref: ast.TypeRef, symbols: Symbols, report: Reporter) -> Type:
         base = ref.name
     else:
         known = set(SCALAR_TYPES) | set(ENTITY_TYPES) | set(symbols.enums)
-        report.error(ref.span, f"unknown type '{ref.name}'", did_you_mean(ref.name, known))
+        report.error(ref.span, f"unknown type '{ref.name}'", did_you_mean(ref.name, known),
+                     code=ErrorCode.UNKNOWN_TYPE)
         return Type("error")
     return Type(base, ref.optional)
 
@@ -282,3 +291,22 @@ def resolve_type(ref: ast.TypeRef, symbols: Symbols, report: Reporter) -> Type:
 def article(word: str) -> str:
     """'a player', 'an int'."""
     return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+
+
+# Definitions kept by name in one table of Symbols: (kind, table, may an edition
+# replace a library's definition of that name).
+_NAMED: dict[type, tuple[str, str, bool]] = {
+    ast.ParamDecl: ("param", "params", False),
+    ast.OptionDecl: ("option", "options", False),
+    ast.GroupDecl: ("group", "groups", False),
+    ast.DieDecl: ("die", "dice", False),
+    ast.DecisionDecl: ("decision", "decisions", True),
+    ast.ProcDecl: ("procedure", "procs", True),
+}
+# Declarations kept in order in a list of Symbols (imports are resolved before).
+_LISTED: dict[type, str] = {
+    ast.Waive: "waivers",
+    ast.Equivalent: "equivalents",
+    ast.Assumption: "assumptions",
+    ast.Scenario: "scenarios",
+}

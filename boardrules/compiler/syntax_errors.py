@@ -8,7 +8,8 @@ import re
 from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from .diagnostics import Diagnostic, Span, did_you_mean, source_lines
+from .diagnostics import Diagnostic, Span, did_you_mean, error_at, source_lines
+from .error_codes import ErrorCode
 
 # Friendlier names for the terminals a parser may say it expected.
 _TERMINAL_NAMES = {
@@ -126,11 +127,11 @@ def syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic:
     assert isinstance(exc, UnexpectedToken)
     expected = set(exc.accepts or exc.expected)
     width = max(1, len(str(token))) if token.end_line in (None, token.line) else 1
-    return Diagnostic(
-        "error",
+    return error_at(
         Span(path, line, column, line, column + width),
         f"unexpected '{token}'",
         _token_hint(token, expected, text) or f"expected {_describe_expected(expected)}",
+        code=ErrorCode.UNEXPECTED_TOKEN,
     )
 
 
@@ -173,8 +174,9 @@ def _end_of_file(exc: UnexpectedInput, text: str, path: str) -> Diagnostic:
     if opener is not None:
         close = {"{": "}", "(": ")", "[": "]"}[str(opener)]
         hint = f"the '{opener}' on line {opener.line} is never closed: is a '{close}' missing?"
-    return Diagnostic(
-        "error", Span(path, line, column, line, column + 1), "unexpected end of file", hint
+    return error_at(
+        Span(path, line, column, line, column + 1), "unexpected end of file", hint,
+        code=ErrorCode.UNEXPECTED_END,
     )
 
 
@@ -204,16 +206,18 @@ def _bad_character(
         hint = 'a string ends with a " on the same line'
         if '\\"' in rest:
             hint += ' (\\" is a double quote inside the string; write \\\\ for a backslash)'
-        return Diagnostic(
-            "error", Span(path, line, column, line, column + max(1, len(rest))),
+        return error_at(
+            Span(path, line, column, line, column + max(1, len(rest))),
             "unterminated string", hint,
+            code=ErrorCode.UNTERMINATED_STRING,
         )
     hint = _CHARACTER_HINTS.get(char, "")
     if not hint and char.isalpha():
         hint = "names use only the letters A to Z and a to z, digits and '_'"
-    return Diagnostic(
-        "error", Span(path, line, column, line, column + 1), f"unexpected character {char!r}",
+    return error_at(
+        Span(path, line, column, line, column + 1), f"unexpected character {char!r}",
         hint,
+        code=ErrorCode.UNEXPECTED_CHARACTER,
     )
 
 

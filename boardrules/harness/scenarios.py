@@ -21,6 +21,7 @@ from ..compiler.codegen import generate_scenarios
 from ..compiler.pipeline import Compilation
 from ..compiler.quotes import quoted_units
 from ..runtime.errors import rules_location
+from ..runtime.kernel_support import forced_key
 from ..runtime.loader import compile_edition, import_compilation, resolve_edition
 from ..runtime.values import named
 
@@ -121,7 +122,7 @@ def play(layer: ModuleType, scenario: ir.Scenario) -> tuple[bool, list[str]]:
             elif st.kind == "cards":
                 game.stack_cards(module.DECK_NAMES.index(st.target), st.values)
             elif st.kind == "answer":
-                game.force_answers(st.target, st.values)
+                game.force_answers(st.target, st.values, st.seat)
                 script.answers(st)
             elif st.kind == "option":
                 pass  # chosen when the game was created
@@ -167,7 +168,8 @@ class _Script:
         self.queued += [(st, i) for i in range(len(st.values))]
 
     def answers(self, st: ir.ScenarioStep) -> None:
-        self.asked.setdefault(st.target, []).extend((st, i) for i in range(len(st.values)))
+        key = st.target if st.seat < 0 else forced_key(st.target, st.seat)
+        self.asked.setdefault(key, []).extend((st, i) for i in range(len(st.values)))
 
     def rolled(self, count: int) -> None:
         self.rolls += self.queued[:count]
@@ -181,7 +183,10 @@ class _Script:
     def step(self, st: ir.ScenarioStep) -> str:
         """`dice [2, fruit]` or `answer buy [true]`, as written (values by name)."""
         values = ", ".join(self.value(st, i) for i in range(len(st.values)))
-        return f"{'answer ' + st.target if st.kind == 'answer' else 'dice'} [{values}]"
+        if st.kind != "answer":
+            return f"dice [{values}]"
+        by = f" by p{st.seat + 1}" if st.seat >= 0 else ""
+        return f"answer {st.target}{by} [{values}]"
 
     def bad_roll(self, st: ir.ScenarioStep, exc: Exception, where: str) -> str:
         """A scripted value that the die rolled cannot give, or a roll with none left."""

@@ -80,11 +80,13 @@ class KernelApi(Primitives):
         for i, card in enumerate(order):
             self.queue[self.deck_first[d] + i] = card
 
-    def force_answers(self, decision: str, answers) -> None:
-        """Queue answers for a named decision, whoever takes it (scenarios)."""
+    def force_answers(self, decision: str, answers, who: int = -1) -> None:
+        """Queue answers for a named decision, whoever takes it, or only when seat `who`
+        takes it (scenarios: `answer D by p2 [...]`; those come first)."""
         if decision not in DECISION_NAMES:
             raise RuleError(f"no decision named {decision!r}")
-        self.forced.setdefault(decision, []).extend(int(a) for a in answers)
+        key = decision if who < 0 else forced_key(decision, who)
+        self.forced.setdefault(key, []).extend(int(a) for a in answers)
         self.n_forced += len(answers)
 
     def script_consumed(self) -> int:

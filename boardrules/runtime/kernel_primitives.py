@@ -170,7 +170,8 @@ class Primitives(Kernel):
         """How the next decision of `who` is taken; forced and scripted answers come first."""
         if self.script_pos < self.script_len:
             return POLICY_EXTERNAL
-        if self.n_forced > 0 and self.forced.get(DECISION_NAMES[decision]):
+        if self.n_forced > 0 and (self.forced.get(DECISION_NAMES[decision])
+                                  or self.forced.get(forced_key(DECISION_NAMES[decision], who))):
             return POLICY_EXTERNAL
         return self.policy[who]
 
@@ -257,7 +258,7 @@ class Primitives(Kernel):
     def external_choice(self, decision: int, who: int, options: list) -> int:
         """Forced answers (scenarios), then a replay script, then a Python policy, else suspend."""
         name = DECISION_NAMES[decision]
-        queue = self.forced.get(name)
+        queue = self.forced.get(forced_key(name, who)) or self.forced.get(name)
         if queue:
             self.n_forced -= 1
             return kept_answer(name, queue.pop(0))

@@ -144,6 +144,12 @@ def checked_int(what: str, value, low, high) -> int:
     return int(value)
 
 
+def forced_key(decision: str, who: int) -> str:
+    """Where the forced answers of a decision for one seat only are queued (`bid by p2`);
+    those for anyone are queued under the decision's name."""
+    return f"{decision} by p{who + 1}"
+
+
 def kept_answer(decision: str, answer) -> int:
     """An answer from Python (a policy, a scenario): an integer that fits in 32 bits."""
     value = int(answer)

@@ -67,6 +67,12 @@ class EditionFactory:
             self.compile(body, until=until, **kwargs)
         return [d.message for d in info.value.diagnostics]
 
+    def located(self, body: str, until: str = "check", **kwargs) -> list[tuple[str, int, int]]:
+        """The code, line and column of each error compilation reports (fails the test if
+        it succeeds): what tests match rather than the wording."""
+        return [(d.code, d.span.line, d.span.column)
+                for d in self.diagnostics(body, until=until, **kwargs)]
+
     def diagnostics(self, body: str, until: str = "check", **kwargs):
         with pytest.raises(CompileError) as info:
             self.compile(body, until=until, **kwargs)

@@ -6,6 +6,7 @@ import pytest
 
 from boardrules.compiler import ir
 from boardrules.compiler.diagnostics import CompileError
+from boardrules.compiler.error_codes import ErrorCode as E
 from boardrules.compiler.expressions import fold
 from boardrules.compiler.ir import BOOL, INT, STR, Type
 from boardrules.compiler.pipeline import compile_rules
@@ -103,29 +104,30 @@ def test_lowered_nodes(editions):
 
 
 @pytest.mark.parametrize(
-    "text, message, hint",
-    [
-        ("1 + true", "expected int, got bool", ""),
-        ("p == 1", "cannot compare player with int", ""),
-        ("s0 == p", "cannot compare space with player", ""),
-        ("p.csh", "a player has no attribute 'csh'", "did you mean 'cash'?"),
-        ("colr.red", "unknown name 'colr'", "did you mean 'color'?"),
-        ("color.green", "enum 'color' has no member 'green'", ""),
-        ("six", "'six' is a die, not a value", "write roll(six)"),
-        ("p.cash[1]", "can be indexed", ""),
-        ("if true then 1 else s0", "the branches differ: int and space", ""),
-        ("sum(s in spaces)", "sum needs a value: sum(x.v for x in ...)", ""),
-        ("count(s.rent[0] for s in spaces)", "count takes no value before 'for'", ""),
-        ("ask bid(p, p)", "'bid' takes 1 argument(s), got 2", ""),
-        ("ask nope(p)", "unknown decision 'nope'", ""),
-        ("buy(p, s0)", "'buy' is a decision, not a procedure", "write: ask buy(...)"),
+    "text, code, names, hint",
+    [  # names: what the message must name (the code says the kind of mistake)
+        ("1 + true", E.TYPE_MISMATCH, "expected int, got bool", ""),
+        ("p == 1", E.TYPE_MISMATCH, "cannot compare player with int", ""),
+        ("s0 == p", E.TYPE_MISMATCH, "cannot compare space with player", ""),
+        ("p.csh", E.UNKNOWN_ATTRIBUTE, "a player has no attribute 'csh'", "did you mean 'cash'?"),
+        ("colr.red", E.UNKNOWN_NAME, "'colr'", "did you mean 'color'?"),
+        ("color.green", E.UNKNOWN_MEMBER, "enum 'color' has no member 'green'", ""),
+        ("six", E.WRONG_KIND_OF_NAME, "'six' is a die", "write roll(six)"),
+        ("p.cash[1]", E.LIST_MISUSE, "", ""),
+        ("if true then 1 else s0", E.TYPE_MISMATCH, "int and space", ""),
+        ("sum(s in spaces)", E.AGGREGATE_VALUE, "sum", ""),
+        ("count(s.rent[0] for s in spaces)", E.AGGREGATE_VALUE, "count", ""),
+        ("ask bid(p, p)", E.WRONG_ARGUMENTS, "'bid' takes 1 argument(s), got 2", ""),
+        ("ask nope(p)", E.UNKNOWN_DECISION, "'nope'", ""),
+        ("buy(p, s0)", E.WRONG_KIND_OF_NAME, "'buy' is a decision", "write: ask buy(...)"),
     ],
 )
-def test_expression_errors(editions, text, message, hint):
+def test_expression_errors(editions, text, code, names, hint):
     _, reporter, _ = editions.lower(DATA, text, {"p": PLAYER})
     assert reporter.errors, "no error reported"
     first = reporter.errors[0]
-    assert message in first.message
+    assert first.code == code.code
+    assert names in first.message
     assert first.hint == hint
 
 
@@ -296,16 +298,16 @@ def test_fold(expression, value):
 
 
 def test_constant_errors(editions):
-    errors = editions.errors(
+    located = editions.located(
         "param a: int = b\nparam b: int = a\n"
         "param c: int = current.cash\n"
         "param d: money\n"
         "param e: int = true\n"
     )
-    assert "param 'a' is defined in terms of itself" in errors
-    assert "this must be a constant known when compiling" in errors
-    assert "param 'd' has no value" in errors
-    assert "expected int, got bool" in errors
+    assert (E.CYCLIC_PARAM.code, 13, 1) in located
+    assert (E.NOT_CONSTANT.code, 15, 16) in located
+    assert (E.PARAM_WITHOUT_VALUE.code, 16, 1) in located
+    assert (E.TYPE_MISMATCH.code, 17, 16) in located
 
 
 def test_die_faces_are_constants(editions):
@@ -378,9 +380,9 @@ def test_field_value_errors(editions):
 
 
 def test_fields_are_read_only(editions):
-    errors = editions.errors(
+    located = editions.located(
         "field space.price: money = 0\nrule r { on land(p: player, s: space) { s.price = 3 } }\n")
-    assert errors == ["fields are fixed data and cannot change"]
+    assert located == [(E.READ_ONLY.code, 14, 41)]
 
 
 # ---- decisions -------------------------------------------------------------------------------
@@ -406,30 +408,32 @@ def test_decision_kinds(editions):
 
 
 @pytest.mark.parametrize(
-    "decision, message",
-    [
-        ("decision d(p: player) by p -> bool { default 5 }", "expected bool, got int"),
-        ("decision d(p: player) by p -> int from 1 to 3 { default none }",
-         "expected int, got none?"),
-        ("decision d(p: player) by 3 -> bool { }", "expected player, got int"),
-        ("decision d(p: player) by p -> int from true to 3 { }", "expected int, got bool"),
-        ("decision d(p: player) by p -> space where s: s { }", "expected bool, got space"),
-        ("decision d(p: player) by p -> money where s: true { }",
-         "cannot choose among 'money'"),
+    "rest, code, column, names",
+    [  # names: what the message must name (the code says the kind of mistake)
+        ("p -> bool { default 5 }", E.TYPE_MISMATCH, 46, "expected bool, got int"),
+        ("p -> int from 1 to 3 { default none }", E.TYPE_MISMATCH, 57, "expected int, got none?"),
+        ("3 -> bool { }", E.TYPE_MISMATCH, 26, "expected player, got int"),
+        ("p -> int from true to 3 { }", E.TYPE_MISMATCH, 40, "expected int, got bool"),
+        ("p -> space where s: s { }", E.TYPE_MISMATCH, 46, "expected bool, got space"),
+        ("p -> money where s: true { }", E.TYPE_NOT_ALLOWED, 1, "'money'"),
     ],
 )
-def test_decision_errors(editions, decision, message):
-    assert message in editions.errors(decision + "\n")
+def test_decision_errors(editions, rest, code, column, names):
+    (diagnostic,) = editions.diagnostics(f"decision d(p: player) by {rest}\n")
+    assert (diagnostic.code, diagnostic.span.line, diagnostic.span.column) == (
+        code.code, 13, column)
+    assert names in diagnostic.message
 
 
 def test_unused_decisions_and_procs_are_warnings(editions):
     compilation = editions.compile(
         "decision d(p: player) by p -> bool { }\nproc f() { }\nparam unused: int = 1\n",
         until="lint")
-    assert sorted(w.message for w in compilation.warnings) == [
-        "decision 'd' is never asked [unused-decision]",
-        "param 'unused' is never used [unused-param]",
-        "procedure 'f' is never called [unused-procedure]"]
+    assert sorted((w.message, w.code) for w in compilation.warnings) == [
+        ("decision 'd' is never asked", "unused-decision"),
+        ("param 'unused' is never used", "unused-param"),
+        ("procedure 'f' is never called", "unused-procedure")]
+    assert all(w.header.endswith(f" [{w.code}]") for w in compilation.warnings)
 
 
 def test_a_rules_file_silences_a_lint_check_by_name(editions):
@@ -437,8 +441,8 @@ def test_a_rules_file_silences_a_lint_check_by_name(editions):
         "# boardrules: allow unused-procedure, unused-param\n"
         "decision d(p: player) by p -> bool { }\nproc f() { }\nparam unused: int = 1\n",
         until="lint")
-    assert [w.message for w in compilation.warnings] == [
-        "decision 'd' is never asked [unused-decision]"]
+    assert [(w.message, w.code) for w in compilation.warnings] == [
+        ("decision 'd' is never asked", "unused-decision")]
 
 
 # ---- handlers, procedures, the board ---------------------------------------------------------
@@ -454,7 +458,8 @@ def test_handler_signature_and_guard(editions):
     assert f.rule_index == compilation.program.rules.index("r")
     errors = editions.errors("rule q { on land(p: player) { } on lnd(p: player) { } }\n")
     assert "a handler of 'land' takes (p: player, s: space)" in errors
-    assert "unknown event 'lnd'" in errors
+    located = editions.located("rule q { on land(p: player) { } on lnd(p: player) { } }\n")
+    assert located == [(E.WRONG_ARGUMENTS.code, 13, 10), (E.UNKNOWN_EVENT.code, 13, 33)]
 
 
 def test_a_turn_rule_is_required(editions):
@@ -463,13 +468,13 @@ def test_a_turn_rule_is_required(editions):
         'board { space a "A" plain }\n', prelude=False)
     with pytest.raises(CompileError) as info:
         compile_rules(path, until="check")
-    assert [d.message for d in info.value.diagnostics] == [
-        "no rule handles the 'turn' event, so nobody can play"]
+    assert [(d.code, d.span.line, d.span.column) for d in info.value.diagnostics] == [
+        (E.NO_TURN.code, 1, 1)]
 
 
 def test_procedure_must_return_on_every_path(editions):
-    errors = editions.errors("proc f(p: player) -> int { if p.cash > 0 { return 1 } }\n")
-    assert errors == ["procedure 'f' can end without returning an int"]
+    located = editions.located("proc f(p: player) -> int { if p.cash > 0 { return 1 } }\n")
+    assert located == [(E.RETURN_MISMATCH.code, 13, 1)]
     compilation = editions.compile(
         "proc f(p: player) -> int {\n if p.cash > 0 { return 1 } else { end turn }\n}\n"
         "rule r { on turn(p: player) { move(p, f(p)) } }\n")
@@ -499,7 +504,7 @@ def test_offboard_at_an_unknown_space(editions):
     with pytest.raises(CompileError) as info:
         compile_rules(path, until="check")
     (diag,) = info.value.diagnostics
-    assert diag.message == "offboard space 'cell' is placed at unknown space 'aa'"
+    assert (diag.code, diag.span.line, diag.span.column) == (E.UNKNOWN_SPACE.code, 5, 3)
     assert diag.hint == "did you mean 'a'?"
 
 
@@ -510,9 +515,8 @@ def test_edition_properties(editions):
         "rule turn { on turn(p: player) { move(p, 1) } }\n", prelude=False)
     with pytest.raises(CompileError) as info:
         compile_rules(path, until="check")
-    messages = [d.message for d in info.value.diagnostics]
-    assert "'players' takes a range such as 2 to 6 (at most 16)" in messages
-    assert "unknown edition property 'colour'" in messages
+    located = [(d.code, d.span.line, d.span.column) for d in info.value.diagnostics]
+    assert located == [(E.BAD_EDITION_PROPERTY.code, 1, 39), (E.BAD_EDITION_PROPERTY.code, 1, 54)]
 
 
 def test_statements_lower(editions):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from boardrules.compiler.error_codes import ErrorCode as E
 from boardrules.runtime.loader import load_module
 
 PROBE = """
@@ -110,14 +111,14 @@ def test_the_random_policy_draws_from_the_whole_32_bit_range_alike(modules):
 
 
 def test_a_constant_out_of_range_is_a_compile_error(editions):
-    messages = editions.errors("param big: int = 2000000000 * 2\n"
+    located = editions.located("param big: int = 2000000000 * 2\n"
                                "rule r { on turn(p: player) { pay(bank, p, big) } }\n",
                                until="codegen")
-    assert any("outside the integer range" in m for m in messages), messages
-    messages = editions.errors("rule r { on turn(p: player) {\n"
+    assert (E.CONSTANT_OUT_OF_RANGE.code, 14, 31) in located, located
+    located = editions.located("rule r { on turn(p: player) {\n"
                                "  for i in 0 to 2147483647 { move(p, 1) } } }\n",
                                until="codegen")
-    assert any("outside the integer range" in m for m in messages), messages
+    assert (E.CONSTANT_OUT_OF_RANGE.code, 14, 3) in located, located
 
 
 def test_a_python_policy_answer_must_fit_in_32_bits(modules):

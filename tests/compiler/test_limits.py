@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from boardrules.compiler import ir_text
+from boardrules.compiler.error_codes import ErrorCode as E
 from boardrules.compiler.limits import BLOCK_DEPTH, EXPRESSION_DEPTH
 from boardrules.runtime.loader import import_compilation
 
@@ -16,18 +17,19 @@ def test_an_expression_too_deep_is_a_compile_error(editions):
     sum_ = " + ".join(["p.cash"] * (EXPRESSION_DEPTH + 5))
     diagnostics = editions.diagnostics(
         DATA + f"rule r {{ on turn(p: player) {{\n  pot = {sum_}\n}} }}\n", until="nesting")
-    assert [d.message for d in diagnostics] == [
-        f"an expression nested more than {EXPRESSION_DEPTH} deep"]
-    assert diagnostics[0].span.line == 15 and diagnostics[0].span.column == 3  # `pot = ...`
+    assert [(d.code, d.span.line, d.span.column) for d in diagnostics] == [
+        (E.TOO_DEEP.code, 15, 3)]  # `pot = ...`
+    assert str(EXPRESSION_DEPTH) in diagnostics[0].message  # the limit, as the message says
 
 
 def test_blocks_too_deep_are_a_compile_error(editions):
     depth = BLOCK_DEPTH + 5
     body = "".join("  " * i + "if pot >= 0 {\n" for i in range(depth))
     body += "pot += 1\n" + "}\n" * depth
-    messages = editions.errors(DATA + f"rule r {{ on turn(p: player) {{\n{body}}} }}\n",
-                               until="nesting")
-    assert messages == [f"blocks nested more than {BLOCK_DEPTH} deep"]
+    diagnostics = editions.diagnostics(
+        DATA + f"rule r {{ on turn(p: player) {{\n{body}}} }}\n", until="nesting")
+    assert [d.code for d in diagnostics] == [E.TOO_DEEP.code]
+    assert str(BLOCK_DEPTH) in diagnostics[0].message  # the limit, as the message says
 
 
 def test_constants_fold_before_codegen_sees_them(editions):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from boardrules.compiler import ir, ir_text
+from boardrules.compiler.error_codes import ErrorCode as E
 from boardrules.compiler.optimize import OPTIMIZATIONS, analyse
 from boardrules.compiler.optimize.walk import body_exprs, walk_expr
 from boardrules.compiler.pipeline import PASS_NAMES
@@ -63,10 +64,10 @@ def test_fold_removes_dead_branches_and_folds_arithmetic(editions):
 
 
 def test_fold_reports_a_constant_outside_the_integer_range(editions):
-    messages = editions.errors(DATA + "rule r { on turn(p: player) {\n"
+    located = editions.located(DATA + "rule r { on turn(p: player) {\n"
                                "  pay(p, bank, 2000000000 * 2)\n} }\n",
                                until="fold-constants")
-    assert any("outside the integer range" in m for m in messages)
+    assert (E.CONSTANT_OUT_OF_RANGE.code, 23, 3) in located, located  # the pay
 
 
 def test_fold_drops_statements_after_end_turn(editions):
@@ -260,17 +261,16 @@ def test_a_default_ranges_over_the_decisions_legal_options(editions):
     assert ir_text.expr(aggregate.where) == "((s.space_owner == p) and (s.space_level < 2))"
 
 
-@pytest.mark.parametrize("text, message", [
+@pytest.mark.parametrize("text, where", [
     ("decision site(p: player) by p -> space? where s: s.owner == p {\n"
-     "  default best(t.price for t in legal)\n}\n", "the options of 'site' are called 's'"),
-    ("proc f(p: player) -> int { return count(s in legal) }\n",
-     "'legal' names the options of a decision"),
+     "  default best(t.price for t in legal)\n}\n", (23, 33)),  # at `legal`, named `s`
+    ("proc f(p: player) -> int { return count(s in legal) }\n", (22, 46)),
 ])
-def test_legal_outside_its_place_is_an_error(editions, text, message):
-    messages = editions.errors(DATA + text + "rule r { on turn(p: player) {"
+def test_legal_outside_its_place_is_an_error(editions, text, where):
+    located = editions.located(DATA + text + "rule r { on turn(p: player) {"
                                " let s = ask site(p) } }\n" if "decision" in text else
                                DATA + text + "rule r { on turn(p: player) { move(p, f(p)) } }\n")
-    assert any(message in m for m in messages), messages
+    assert (E.WRONG_KIND_OF_NAME.code, *where) in located, located
 
 
 def test_an_aggregate_filtering_on_a_counter_uses_a_counter_index(editions):

@@ -6,6 +6,7 @@ import pytest
 
 from boardrules.compiler import ast
 from boardrules.compiler.diagnostics import CompileError, Span
+from boardrules.compiler.error_codes import ErrorCode as E
 from boardrules.compiler.parser import parse
 
 PATH = "t.rules"
@@ -379,8 +380,7 @@ def test_comparisons_do_not_chain():
     with pytest.raises(CompileError) as info:
         parse("set x = 1 < 2 < 3\n", PATH)
     (diag,) = info.value.diagnostics
-    assert (diag.span.line, diag.span.column) == (1, 15)
-    assert diag.message == "unexpected '<'"
+    assert (diag.code, diag.span.line, diag.span.column) == (E.UNEXPECTED_TOKEN.code, 1, 15)
 
 
 @pytest.mark.parametrize(
@@ -446,8 +446,7 @@ def test_bad_escape_is_a_compile_error():
         parse('edition "T" {}\nwaive "a \\x41" because "r"\n', PATH)
     except CompileError as exc:
         (diag,) = exc.diagnostics
-        assert (diag.span.line, diag.span.column) == (2, 7)
-        assert "bad escape" in diag.message
+        assert (diag.code, diag.span.line, diag.span.column) == (E.BAD_ESCAPE.code, 2, 7)
     except Exception as exc:  # noqa: BLE001 - the bug: any other exception type
         pytest.fail(f"{type(exc).__name__} instead of CompileError: {exc}")
     else:
@@ -470,16 +469,16 @@ def test_syntax_error_position_and_expectation():
         parse("rule r {\n  on turn(p: player) {\n    let = 3\n  }\n}\n", PATH)
     (diag,) = info.value.diagnostics
     assert (diag.span.path, diag.span.line, diag.span.column) == (PATH, 3, 9)
-    assert diag.message == "unexpected '='"
+    assert diag.code == E.UNEXPECTED_TOKEN.code
     assert diag.hint == "expected a name"
-    assert str(info.value).startswith("t.rules:3:9: error: unexpected '='")
+    assert str(info.value).startswith("t.rules:3:9: error: unexpected '=' [BR101]\n")
 
 
 def test_single_quotes_get_a_hint():
     with pytest.raises(CompileError) as info:
         parse("edition 'T' {}\n", PATH)
     (diag,) = info.value.diagnostics
-    assert (diag.span.line, diag.span.column) == (1, 9)
+    assert (diag.code, diag.span.line, diag.span.column) == (E.UNEXPECTED_CHARACTER.code, 1, 9)
     assert diag.hint == "strings use double quotes"
 
 
@@ -487,7 +486,7 @@ def test_unexpected_end_of_file():
     with pytest.raises(CompileError) as info:
         parse("board {\n  space go \"GO\" corner\n", PATH)
     (diag,) = info.value.diagnostics
-    assert diag.message == "unexpected end of file"
+    assert (diag.code, diag.span.line, diag.span.column) == (E.UNEXPECTED_END.code, 2, 23)
     assert "'}'" in diag.hint
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from boardrules.compiler.diagnostics import Reporter
+from boardrules.compiler.error_codes import ErrorCode as E
 from boardrules.compiler.quotes import check_quotes, quoted_units, rulebook_path
 from boardrules.compiler.rulebook import Rulebook, fold, load_rulebook
 
@@ -91,7 +92,7 @@ def test_misquote_fails_with_a_hint(editions):
     diagnostics = editions.diagnostics(
         'rule toll {\n  quote "Each player starts with 200 beans."\n}\n')
     (diag,) = diagnostics
-    assert diag.message == "quote does not occur in the rulebook"
+    assert diag.code == E.NOT_IN_RULEBOOK.code
     assert diag.hint == "the rulebook agrees up to: ...'Each player starts with '"
     assert (diag.span.line, diag.span.column) == (14, 3)
 
@@ -124,7 +125,7 @@ def test_quotes_are_checked_wherever_they_are_attached(editions):
     reporter = Reporter()
     check_quotes(symbols, editions.root / "ed" / "ed.rules", reporter)
     assert len(reporter.errors) == 12
-    assert {d.message for d in reporter.errors} == {"quote does not occur in the rulebook"}
+    assert {d.code for d in reporter.errors} == {E.NOT_IN_RULEBOOK.code}
 
 
 def test_waivers(editions):
@@ -135,9 +136,9 @@ def test_waivers(editions):
     )
     reporter = Reporter()
     check_quotes(symbols, editions.root / "ed" / "ed.rules", reporter)
-    assert [(d.span.line, d.message) for d in reporter.errors] == [
-        (14, "waived text does not occur in the rulebook"),
-        (15, "a waiver needs a reason"),
+    assert [(d.span.line, d.code) for d in reporter.errors] == [
+        (14, E.NOT_IN_RULEBOOK.code),
+        (15, E.MISSING_REASON.code),
     ]
 
 
@@ -146,13 +147,12 @@ def test_missing_rulebook(editions):
     reporter = Reporter()
     assert check_quotes(symbols, editions.root / "ed" / "ed.rules", reporter) is None
     (diag,) = reporter.errors
-    assert diag.message == "rulebook not found: rulebook.txt next to ed.rules"
+    assert diag.code == E.RULEBOOK_FILE.code
     assert diag.span.line == 2  # points at the `rulebook` property
 
 
 def test_quote_errors_do_not_hide_later_errors(editions):
     """The quotes pass does not stop compilation: the checker's errors come too."""
-    messages = editions.errors(
+    located = editions.located(
         'rule r { quote "Zebras" on turn(p: player) { move(p, true) } }\n')
-    assert "quote does not occur in the rulebook" in messages
-    assert "expected int, got bool" in messages
+    assert located == [(E.NOT_IN_RULEBOOK.code, 13, 10), (E.TYPE_MISMATCH.code, 13, 54)]

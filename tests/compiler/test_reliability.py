@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from boardrules.compiler.codegen import generate
+from boardrules.compiler.error_codes import ErrorCode as E
 
 DATA = "counter pot: int = 0\n"
 
@@ -29,8 +30,8 @@ def test_a_logged_new_line_cannot_forge_trace_lines(editions):
 
 
 def test_a_lone_surrogate_is_rejected_by_check(editions):
-    messages = editions.errors(DATA + 'rule r { on turn(p: player) { log("\\ud83d!") } }\n')
-    assert messages == ["\\ud83d is half of a character (a lone surrogate)"]
+    located = editions.located(DATA + 'rule r { on turn(p: player) { log("\\ud83d!") } }\n')
+    assert located == [(E.BAD_ESCAPE.code, 14, 35)]
 
 
 def test_a_whole_character_from_a_surrogate_pair_is_fine(editions):
@@ -44,7 +45,7 @@ def test_the_rulebook_stays_in_the_editions_folder(editions, tmp_path):
             'rule turn { on turn(p: player) { move(p, 1) } }\n'
             'param start: int = 1 quote "Each player starts with"\n')
     diagnostics = editions.diagnostics(prelude + body, prelude=False, until="check")
-    assert [d.message for d in diagnostics] == ["the rulebook must be in the edition's folder"]
+    assert [(d.code, d.span.line) for d in diagnostics] == [(E.RULEBOOK_FILE.code, 2)]
     assert "Each player" not in diagnostics[0].hint
 
 

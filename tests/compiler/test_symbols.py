@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from boardrules.compiler import ast
+from boardrules.compiler.error_codes import ErrorCode as E
 
 EDITION_HEAD = """edition "T" {
   rulebook "rulebook.txt"
@@ -39,6 +40,7 @@ def test_duplicate_param_reports_first_definition(editions):
     symbols, reporter = editions.collect("param x: int = 1\nparam x: int = 2\n")
     (error,) = reporter.errors
     assert error.message.startswith("param 'x' is already defined at ")
+    assert error.code == E.DEFINED_TWICE.code
     assert error.message.endswith("ed.rules:13:1")
     assert error.span.line == 14
     assert symbols.params["x"].span.line == 13  # the first one stays
@@ -49,6 +51,7 @@ def test_same_name_for_different_kinds(editions):
         'deck luck(p: player) "Luck" { card s1 "Clash with a space." }\n')
     (error,) = reporter.errors
     assert "card 's1' is already defined as a space at" in error.message
+    assert error.code == E.DEFINED_TWICE.code
     assert error.hint == "rename one of them"
 
 
@@ -74,6 +77,7 @@ def test_builtin_names_cannot_be_redefined(editions):
 
 def test_kernel_events_cannot_be_redeclared(editions):
     _, reporter = editions.collect("event land(p: player)\n")
+    assert [d.code for d in reporter.errors] == [E.DEFINED_TWICE.code]
     assert messages(reporter) == ["event 'land' is already defined"]
 
 
@@ -81,12 +85,14 @@ def test_rule_defined_twice_in_one_file(editions):
     _, reporter = editions.collect("rule turn { }\n")  # the prelude has one already
     (error,) = reporter.errors
     assert error.message.startswith("rule 'turn' is already defined at ")
+    assert error.code == E.DEFINED_TWICE.code
 
 
 def test_procedure_defined_twice_in_one_file(editions):
     _, reporter = editions.collect("proc f() { }\nproc f() { }\n")
     (error,) = reporter.errors
     assert error.message.startswith("procedure 'f' is already defined at")
+    assert error.code == E.DEFINED_TWICE.code
 
 
 def test_collected_tables(editions):
@@ -151,6 +157,7 @@ def test_params_cannot_be_overridden_only_set(editions):
         EDITION_HEAD + "param steps: int = 2\n", prelude=False, libs={"base": LIB})
     (error,) = reporter.errors
     assert error.message.startswith("param 'steps' is already defined at ")
+    assert error.code == E.DEFINED_TWICE.code
     symbols, reporter = editions.collect(
         EDITION_HEAD + "set steps = 2\n", prelude=False, libs={"base": LIB})
     assert not reporter.errors
@@ -163,6 +170,7 @@ def test_override_must_keep_the_kind(editions):
         prelude=False, libs={"base": LIB})
     (error,) = reporter.errors
     assert "decision 'distance_for' is already defined as a procedure" in error.message
+    assert error.code == E.DEFINED_TWICE.code
 
 
 # ---- use, set, edition --------------------------------------------------------------------
@@ -171,7 +179,7 @@ def test_override_must_keep_the_kind(editions):
 def test_use_of_an_unknown_rule(editions):
     _, reporter = editions.collect('use trun { quote "x" }\n')
     (error,) = reporter.errors
-    assert error.message == "no rule named 'trun' to use"
+    assert error.code == E.UNKNOWN_RULE.code
     assert error.hint == "did you mean 'turn'?"
     assert error.span.line == 13
 
@@ -185,7 +193,7 @@ def test_use_of_a_known_rule(editions):
 def test_set_of_an_unknown_param(editions):
     _, reporter = editions.collect("param speed: int = 1\nset sped = 2\n")
     (error,) = reporter.errors
-    assert error.message == "no param named 'sped' to set"
+    assert (error.code, error.span.line) == (E.UNKNOWN_PARAM.code, 14)
     assert error.hint == "did you mean 'speed'?"
 
 
@@ -198,19 +206,20 @@ def test_missing_edition_and_edition_in_a_library(editions):
     _, reporter = editions.collect(
         "import base\nrule turn { }\n", prelude=False,
         libs={"base": 'edition "Lib" { }\n'})
+    assert [d.code for d in reporter.errors] == [E.NO_EDITION.code] * 2
     assert set(messages(reporter)) == {
         "a library cannot declare an edition", "the file declares no edition"}
 
 
 def test_unknown_types_get_a_hint(editions):
     _, reporter = editions.collect("counter player.score: integr = 0\nfield space.x: kidn\n")
-    errors = {d.message: d.hint for d in reporter.errors}
-    assert errors == {"unknown type 'integr'": "did you mean 'int'?",
-                      "unknown type 'kidn'": "did you mean 'kind'?"}
+    errors = {(d.code, d.span.line, d.span.column): d.hint for d in reporter.errors}
+    assert errors == {(E.UNKNOWN_TYPE.code, 13, 23): "did you mean 'int'?",
+                      (E.UNKNOWN_TYPE.code, 14, 16): "did you mean 'kind'?"}
 
 
 def test_counter_owner_must_be_an_entity(editions):
     _, reporter = editions.collect("counter plyer.score: int = 0\n")
     (error,) = reporter.errors
-    assert "not 'plyer'" in error.message
+    assert (error.code, error.span.line) == (E.UNKNOWN_TYPE.code, 13)
     assert error.hint == "did you mean 'player'?"

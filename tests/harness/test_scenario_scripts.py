@@ -69,6 +69,19 @@ SCENARIOS = {
   play p1
   expect paid(p1, bank) == 1
 """,
+    "an answer for the seat asked": """
+  given { p1.position = c }
+  dice [1]
+  answer yes by p1 [true]
+  play p1
+  expect paid(p1, bank) == 1
+""",
+    "an answer for another seat": """
+  given { p1.position = c }
+  answer yes by p2 [true]
+  dice [1]
+  play p1
+""",
     "dice left after a play": """
   dice [1, 2]
   play p1
@@ -160,6 +173,26 @@ def test_an_answer_left_over_is_named(outcomes):
     line = _line(rules, "answer asked once of two", "answer yes")
     assert _failure(outcomes, "answer asked once of two")[2] == (
         f"answer yes [true, false] (line {line}): false never asked (yes was asked once)")
+
+
+def test_an_answer_by_a_seat_is_taken_by_that_seat_only(outcomes):
+    """`answer D by p2`: a scenario notices which seat the rules ask (a rule that asks
+    the wrong player fails it, where an answer for anyone would be taken all the same)."""
+    assert outcomes["an answer for the seat asked"][0], outcomes["an answer for the seat asked"]
+    rules = outcomes["an answer for another seat"][2]
+    line = _line(rules, "an answer for another seat", "answer yes")
+    assert _failure(outcomes, "an answer for another seat")[2] == (
+        f"answer yes by p2 [true] (line {line}) was never asked")
+
+
+def test_an_answer_by_a_seat_names_a_seat_of_the_scenario(tmp_path):
+    rules = _edition(tmp_path, '\nscenario "no such seat" for toll {\n  players 2\n'
+                     '  answer yes by p3 [true]\n  play p1\n}\n')
+    with pytest.raises(CompileError) as error:
+        compile_rules(rules)
+    (found,) = error.value.diagnostics
+    assert (found.code, found.span.line, found.span.column) == ("BR501", _line(
+        rules, "no such seat", "answer yes by p3"), len("  answer yes by ") + 1)
 
 
 def test_a_play_must_roll_every_die_scripted_for_it(outcomes):
