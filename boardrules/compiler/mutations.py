@@ -62,6 +62,12 @@ class Mutant:
         """What an `equivalent "..." because "..."` note names it by (see `note_key`)."""
         return note_key(f"{self.origin}: {self.before} -> {self.after}")
 
+    @property
+    def located_key(self) -> str:
+        """The same with its rules line first (`rent.rules:26: proc rent_of: ...`, as the
+        report prints survivors): a note that names only this one of same-named mutants."""
+        return note_key(f"{self.where}: {self.key}")
+
 
 def note_key(text: str) -> str:
     """A mutant's name in an equivalent note, white space folded and backquotes dropped:

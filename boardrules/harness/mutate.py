@@ -79,10 +79,11 @@ class Baseline:
         notes = {note_key(n.mutant): n for n in self.checked.symbols.equivalents}
         used = set()
         for m in self.mutants:
-            note = notes.get(m.key)
+            key = m.located_key if m.located_key in notes else m.key
+            note = notes.get(key)
             if note is not None:
                 self.noted[m.id] = f"{note.reason} ({Path(note.span.path).name}:{note.span.line})"
-                used.add(m.key)
+                used.add(key)
         self.stale = [f"{Path(n.span.path).name}:{n.span.line}: {n.mutant}"
                       for key, n in notes.items() if key not in used]
 

@@ -95,9 +95,12 @@ def test_the_demo_edition_its_mutants_and_their_report(html_problems):
 
 def test_a_scenario_that_checks_nothing_leaves_its_sentence_exercised(tmp_path,
                                                                        html_problems):
-    notes = ('\nequivalent "rule bonus: `s.kind == bonus` -> `s.kind != bonus`" '
-             'because "a test of the note"\n'
-             'equivalent "rule bonus: `a` -> `b`" because "names no mutant"\n')
+    when = next(i for i, line in enumerate(EDITION.read_text().splitlines(), 1)
+                if "when s.kind == bonus" in line)
+    negated = "rule bonus: `s.kind == bonus` -> `s.kind != bonus`"
+    notes = (f'\nequivalent "mutation_demo.rules:{when}: {negated}" because "a test of the note"\n'
+             'equivalent "rule bonus: `a` -> `b`" because "names no mutant"\n'
+             f'equivalent "mutation_demo.rules:1: {negated}" because "not on that line"\n')
     planted = _copy(tmp_path, PLANTED, notes)
     data = summary(mutate(str(planted), rule="bonus", workers=2))
     survivors = [m for m in data["mutants"] if m["status"] == "survived"]
@@ -109,7 +112,8 @@ def test_a_scenario_that_checks_nothing_leaves_its_sentence_exercised(tmp_path,
     assert html_problems(render_html(data)) == []
     noted = next(m for m in data["mutants"] if m["after"] == "s.kind != bonus")
     assert noted["status"] == "equivalent" and "a test of the note" in noted["detail"]
-    assert len(data["stale_notes"]) == 1 and "`a` -> `b`" in data["stale_notes"][0]
+    stale = data["stale_notes"]  # a note with a place names only the mutant on that line
+    assert len(stale) == 2 and "`a` -> `b`" in stale[0] and "mutation_demo.rules:1:" in stale[1]
     plain_report, fed_report = _reports(planted, data)
     plain, fed = _statuses(plain_report), _statuses(fed_report)
     assert plain[BONUS] == "tested"  # plain coverage: a scenario of the rule passed
