@@ -59,6 +59,10 @@ class Kernel:
     throw_open: cython.bint  # a throw of this turn whose resting space is not counted yet
     placed_since_throw: cython.bint  # the turn's player's token was placed since its dice
     pass_mask: cython.int[256]  # whether a pass handler may run on each space (the edition's)
+    # from each track position, the steps to the next position whose space has a pass
+    # handler (track_length + 1: none), worked out from pass_mask when first needed
+    pass_gap: cython.int[256]
+    pass_gaps_known: cython.bint
     moves = cython.declare(cython.int, visibility="readonly")
     rounds: cython.int
     # Rounds of play: a round is complete when every player still in has had a turn since
@@ -142,6 +146,7 @@ class Kernel:
             self.had_turn = [0] * 16
             self.land_count = [0] * 256
             self.rest_count = [0] * 256
+            self.pass_gap = [0] * 256
             self.queue = [0] * 512
             self.card_holder = [0] * 512
             self.opts = [0] * 512
@@ -165,6 +170,7 @@ class Kernel:
         self.handling = 0
         self.throw_open = False
         self.placed_since_throw = False
+        self.pass_gaps_known = False
         self.rounds = 0
         self.n_forced = 0
         self.forced = {}
@@ -503,21 +509,43 @@ class Kernel:
 
     @cython.cfunc
     @cython.exceptval(-1, check=True)
+    @cython.cdivision(True)  # C's % : start and i are never negative, n never 0 below
     def pass_between(self, p: cython.int, start: cython.int, steps: cython.int) -> cython.bint:
         """The pass events of the spaces strictly between track positions start and
         start + steps (where a handler may run); whether one ended the turn."""
         n: cython.int = self.track_length
         i: cython.int
         passed: cython.int
-        for i in range(1, steps):
+        if n <= 0 or start < 0:
+            return False
+        if not self.pass_gaps_known:
+            self.k_pass_gaps()
+        i = self.pass_gap[start % n]  # jump from one space with a handler to the next
+        while i < steps:
             passed = self.space_at_track[(start + i) % n]
-            if self.pass_mask[passed]:
-                self.handling += 1
-                self.event_pass(p, passed)
-                self.handling -= 1
-                if self.unwinding:
-                    return True
+            self.handling += 1
+            self.event_pass(p, passed)
+            self.handling -= 1
+            if self.unwinding:
+                return True
+            i += self.pass_gap[(start + i) % n]
         return False
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def k_pass_gaps(self) -> cython.int:
+        """pass_gap from pass_mask: a move then visits only the spaces it may pass with
+        effect, not every space it crosses."""
+        n: cython.int = self.track_length
+        t: cython.int
+        following: cython.int = -1  # the first position after t with a handler (unrolled)
+        for t in range(2 * n - 1, -1, -1):  # twice round: the next one may be past GO
+            if t < n:
+                self.pass_gap[t] = following - t if following >= 0 else n + 1
+            if self.pass_mask[self.space_at_track[t % n]]:
+                following = t
+        self.pass_gaps_known = True
+        return 0
 
     @cython.cfunc
     @cython.exceptval(-1)
