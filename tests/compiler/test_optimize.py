@@ -180,6 +180,25 @@ def test_no_operand_moves_across_a_test_for_none(editions):
     assert "proc_f" not in text and text.index("!= none") < text.index("cash")
 
 
+def test_a_test_common_to_every_alternative_is_factored_out(editions):
+    """`(owner == p and A) or (owner == p and B)` becomes `owner == p and (A or B)`, which
+    index-filters turns into a walk over p's spaces; not past a test that may raise."""
+    program = editions.compile(DATA_BOARD + DATA + (
+        "proc sellable(p: player) -> int {\n"
+        "  return count(s in spaces where (s.owner == p and s.level > 0)\n"
+        "               or (s.owner == p and s.price > 3)) }\n"
+        "proc guarded(p: player) -> int {\n"
+        "  return count(s in spaces where (s.level / (s.price - 5) > 0 and s.owner == p)\n"
+        "               or (s.owner == p and s.price > 3)) }\n"
+        "rule r { on turn(p: player) { move(p, sellable(p) + guarded(p)) } }\n"),
+        until="index-filters", prelude=False).program
+    factored, kept = (next(a for a in program.aggregates if name in ir_text.expr(a.where))
+                      for name in ("s.space_level > 0", "/"))
+    assert factored.domain.index and ir_text.expr(factored.where) == (
+        "((s.space_level > 0) or (s.space_price > 3))")
+    assert not kept.domain.index and "s.space_owner == p" in ir_text.expr(kept.where)
+
+
 # ---- index-filters ---------------------------------------------------------------------------
 
 

@@ -15,6 +15,7 @@ from ..diagnostics import Reporter
 from .aggregates import merge_aggregates
 from .conjuncts import order_conjuncts
 from .decisions import lazy_decisions
+from .disjunctions import factor_disjunctions
 from .effects import Effects, analyse
 from .fold import fold_constants
 from .hoist import hoist_invariants
@@ -38,6 +39,7 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("lift-early-exits", lift_early_exits),
     ("fold-lifted", fold_constants),
     ("drop-proven-checks", drop_proven_checks),
+    ("factor-disjunctions", factor_disjunctions),
     ("order-conjuncts", order_conjuncts),
     ("index-filters", index_filters),
     ("lazy-decisions", lazy_decisions),

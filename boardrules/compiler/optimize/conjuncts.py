@@ -47,9 +47,10 @@ def is_none_test(e: ir.Expr) -> bool:
         for side, other in ((e.left, e.right), (e.right, e.left)))
 
 
-def _chain(e: ir.Expr, op: str) -> list[ir.Expr]:
+def chain_of(e: ir.Expr, op: str) -> list[ir.Expr]:
+    """The operands of a chain of one operator: `a and b and c` gives [a, b, c]."""
     if isinstance(e, ir.Binary) and e.op == op:
-        return _chain(e.left, op) + _chain(e.right, op)
+        return chain_of(e.left, op) + chain_of(e.right, op)
     return [e]
 
 
@@ -57,7 +58,7 @@ def order_conjuncts(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.
     def node(e: ir.Expr) -> ir.Expr:
         if not (isinstance(e, ir.Binary) and e.op in ("and", "or")):
             return e
-        operands = _chain(e, e.op)
+        operands = chain_of(e, e.op)
         ordered: list[ir.Expr] = []
         run: list[ir.Expr] = []
         for operand in operands:

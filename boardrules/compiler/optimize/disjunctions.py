@@ -1,0 +1,53 @@
+"""Factoring a common test out of a disjunction: `(A and B) or (A and C)` becomes
+`A and (B or C)`.
+
+`best(... where (s.owner == p and s.buildings > 0) or (s.owner == p and not s.mortgaged))`
+scans every space although both alternatives need p to own it; with the owner test in
+front, index-filters turns the scan into a walk over p's spaces. A conjunct is factored
+out only when, in every alternative, it and every conjunct before it are pure and safe
+and none is a none test: evaluating it first then skips nothing that could write or
+raise, and it is evaluated once instead of once per alternative.
+"""
+
+from __future__ import annotations
+
+from .. import ir
+from ..diagnostics import Reporter
+from ..lang_types import Type
+from .conjuncts import chain_of, is_none_test
+from .effects import Effects
+from .walk import map_program_exprs
+
+
+def _joined(operands: list[ir.Expr], op: str, type_: Type) -> ir.Expr:
+    result = operands[0]
+    for operand in operands[1:]:
+        result = ir.Binary(type_, op, result, operand)
+    return result
+
+
+def factor_disjunctions(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
+    def movable(conjuncts: list[ir.Expr]) -> list[ir.Expr]:
+        """The leading conjuncts that may be evaluated first."""
+        prefix = []
+        for c in conjuncts:
+            if not fx.expr_is_clean(c) or is_none_test(c):
+                break
+            prefix.append(c)
+        return prefix
+
+    def node(e: ir.Expr) -> ir.Expr:
+        if not (isinstance(e, ir.Binary) and e.op == "or"):
+            return e
+        chains = [chain_of(a, "and") for a in chain_of(e, "or")]
+        leads = [movable(chain) for chain in chains]
+        common = [c for c in leads[0] if all(c in lead for lead in leads[1:])]
+        if not common:
+            return e
+        rests = [[c for c in chain if c not in common] for chain in chains]
+        if any(not rest for rest in rests):  # A or (A and B) is A
+            return _joined(common, "and", e.type)
+        either = _joined([_joined(rest, "and", e.type) for rest in rests], "or", e.type)
+        return _joined([*common, either], "and", e.type)
+
+    return map_program_exprs(program, node)
