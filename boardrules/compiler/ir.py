@@ -224,6 +224,9 @@ class Domain:
     table: str = ""  # for decks: the card index table of that deck
     index: str = ""  # set by the index pass: iterate only the members with this key...
     key: Expr | None = None  # ...the value of the indexed field that the filter asks for
+    # or, a counter index walked for every value but these (key None): `x.c != none and
+    # x.c != p` in an aggregate whose result does not depend on the order of its members
+    others: tuple[Expr, ...] = ()
     guarded: bool = False  # a range that may be too long to finish: the loop guard checks it
 
 

@@ -50,7 +50,9 @@ def domain(var: str, d: ir.Domain, where: ir.Expr | None) -> str:
     text = f"{var} in {expr(d.low)}..{expr(d.high)}"
     if d.kind == "players":
         text = f"{var} in players"
-    if d.index:
+    if d.index and d.others:
+        text += f" by index {d.index}[all but {', '.join(expr(e) for e in d.others)}]"
+    elif d.index:
         text += f" by index {d.index}[{expr(d.key)}]"
     return text + (f" where {expr(where)}" if where is not None else "")
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from . import ir
 from .expressions import fold
+from .optimize.walk import domain_exprs
 
 EMPTY: frozenset[int] = frozenset()
 
@@ -151,7 +152,7 @@ class _Skeletons:
                 return _seq(test, _star(_seq(self.block(s.body), test)))
             case ir.Loop():
                 each = _seq(self.expr(s.where), _alt_node(self.block(s.body), None))
-                return _seq(*(self.expr(e) for e in _domain(s.domain)), _star(each))
+                return _seq(*(self.expr(e) for e in domain_exprs(s.domain)), _star(each))
             case ir.Raise():
                 return END_NODE
         return None
@@ -166,9 +167,9 @@ class _Skeletons:
                             if unit.guard is not None else body)
             case ir.Aggregate():
                 each = _seq(self.expr(unit.where), _alt_node(self.expr(unit.value), None))
-                return _seq(*(self.expr(e) for e in _domain(unit.domain)), _star(each))
+                return _seq(*(self.expr(e) for e in domain_exprs(unit.domain)), _star(each))
             case ir.Decision():
-                parts = (unit.by, unit.low, unit.high, *_domain(unit.domain))
+                parts = (unit.by, unit.low, unit.high, *domain_exprs(unit.domain))
                 return _seq(*(self.expr(e) for e in parts), _star(self.expr(unit.where)),
                             _alt_node(self.expr(unit.default), None))
             case ir.Deck():  # an empty deck, or a card without an effect, runs nothing
@@ -320,10 +321,6 @@ def may_roll(order: RollOrder, function: ir.Function) -> bool:
     """Whether a function (a scenario's given or expectation) may roll a die."""
     skeletons = _Skeletons(RollOrder())
     return bool(_Summaries(order).frag(skeletons.unit_node(function.name, function)).first)
-
-
-def _domain(d: ir.Domain | None) -> tuple[ir.Expr, ...]:
-    return () if d is None else tuple(e for e in (d.low, d.high, d.key) if e is not None)
 
 
 def constant(e: ir.Expr) -> bool | None:

@@ -202,6 +202,24 @@ def test_a_test_common_to_every_alternative_is_factored_out(editions):
 # ---- index-filters ---------------------------------------------------------------------------
 
 
+def test_spaces_owned_by_someone_else_walk_the_other_owners(editions):
+    """`s.owner != none and s.owner != p` in an aggregate whose order does not matter walks
+    the members of every other owner; `best` keeps the scan's tie-break (first space)."""
+    program = editions.compile(DATA_BOARD + DATA + (
+        "proc dearest(p: player) -> space? {\n"
+        "  return best(s.price for s in spaces where s.owner != none and s.owner != p) }\n"
+        "proc noisy(p: player) -> int {\n"
+        "  return count(s in spaces where s.owner != none and s.owner != p\n"
+        "               and s.level / (s.price - 5) > 0) }\n"
+        "rule r { on turn(p: player) { if dearest(p) != none { move(p, noisy(p)) } } }\n"),
+        until="index-filters", prelude=False).program
+    dearest, noisy = (next(a for a in program.aggregates if a.kind == kind)
+                      for kind in ("best", "count"))
+    assert dearest.domain.index and dearest.where is None
+    assert [ir_text.expr(e) for e in dearest.domain.others] == ["none", "p"]
+    assert not noisy.domain.others  # its filter may raise: the order it meets spaces matters
+
+
 def test_a_filter_on_declared_data_becomes_an_index(editions):
     program = editions.compile(DATA_BOARD + DATA + (
         "proc members(g: group, p: player) -> int {"

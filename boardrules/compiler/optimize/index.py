@@ -12,7 +12,10 @@ Inside an aggregate, which changes nothing while it scans, a filter on a
 counter of the loop variable (`s.owner == p`) can use a counter index instead:
 the members of each value, in entity order, kept up to date by every write of
 the counter (`Program.counter_indexes`). It is preferred to a table index, as
-it usually selects far fewer entities.
+it usually selects far fewer entities. `s.owner != none and s.owner != p` walks the
+members of every other value instead, in an aggregate whose result does not depend on the
+order it meets its members (its filter and value pure and safe; `best` then breaks a tie
+by entity order, as the scan did).
 """
 
 from __future__ import annotations
@@ -51,6 +54,24 @@ def _equalities(c: ir.Expr) -> tuple[tuple[ir.Expr, ir.Expr], ...]:
     return ()
 
 
+def _inequalities(c: ir.Expr) -> tuple[tuple[ir.Expr, ir.Expr], ...]:
+    """`a != b` read both ways, as (side, other side); nothing for another conjunct."""
+    if isinstance(c, ir.Binary) and c.op == "!=":
+        return ((c.left, c.right), (c.right, c.left))
+    return ()
+
+
+def _is_none(e: ir.Expr) -> bool:
+    return isinstance(e, ir.Const) and e.type.name == "none"
+
+
+def _order_free(a: ir.Aggregate, fx: Effects) -> bool:
+    """Whether the aggregate gives the same result whatever order it meets its members in
+    (best with ties broken by entity order): nothing in it may write or raise."""
+    return fx.expr_is_clean(a.where) and fx.expr_is_clean(a.value) and a.kind in (
+        "count", "sum", "any", "all", "max_of", "min_of", "best")
+
+
 class Indexer:
     def __init__(self, program: ir.Program, fx: Effects):
         self.fx = fx
@@ -83,6 +104,32 @@ class Indexer:
             return None
 
         return self._pick(domain, where, match)
+
+    def others_rewrite(self, var: str, domain: ir.Domain, where: ir.Expr | None
+                       ) -> tuple[ir.Domain, ir.Expr | None] | None:
+        """A counter index walked for every value but `none` and the others the leading
+        `x.c != e` conjuncts exclude (the caller checks that the order does not matter)."""
+        if domain.kind != "range" or domain.index or domain.low != ir.Const(ir.INT, 0):
+            return None
+        conjuncts = _conjuncts(where)
+        counter, excluded, used = None, [], []
+        for c in conjuncts:
+            if not self.fx.expr_is_clean(c) or is_none_test(c):
+                break
+            for side, key in _inequalities(c):
+                found = self._counter_of(side, var)
+                if found and (counter is None or found == counter) and found.type.optional \
+                        and domain.high == ir.Const(ir.INT, self.entities[found.owner]) \
+                        and self._key_ok(key, var):
+                    counter = found
+                    excluded.append(key)
+                    used.append(c)
+                    break
+        if counter is None or not any(_is_none(e) for e in excluded):
+            return None
+        rest = [c for c in conjuncts if not any(c is u for u in used)]
+        return (dataclasses.replace(domain, index=self._counter_index(counter).name,
+                                    others=tuple(excluded)), _join(rest))
 
     def _pick(self, domain: ir.Domain, where: ir.Expr | None,
               match: Callable[[ir.Expr], tuple[str, ir.Expr] | None]
@@ -184,6 +231,8 @@ def index_filters(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Pr
     for a in program.aggregates:
         counted = None if a.name in fx.impure else indexer.counter_rewrite(a.var, a.domain,
                                                                             a.where)
+        if counted is None and a.name not in fx.impure and _order_free(a, fx):
+            counted = indexer.others_rewrite(a.var, a.domain, a.where)
         domain, where = counted or indexer.rewrite(a.var, a.domain, a.where)
         aggregates.append(dataclasses.replace(a, domain=domain, where=where))
     functions = tuple(dataclasses.replace(f, body=tuple(indexer.stmt(s) for s in f.body))

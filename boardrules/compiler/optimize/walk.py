@@ -85,13 +85,16 @@ def map_domain(d: ir.Domain | None, fn: ExprFn) -> ir.Domain | None:
     if d is None:
         return None
     low, high, key = map_expr(d.low, fn), map_expr(d.high, fn), map_expr(d.key, fn)
-    if low is d.low and high is d.high and key is d.key:
+    others = tuple(map_expr(e, fn) for e in d.others)
+    if low is d.low and high is d.high and key is d.key and all(
+            a is b for a, b in zip(others, d.others, strict=True)):
         return d
-    return dataclasses.replace(d, low=low, high=high, key=key)
+    return dataclasses.replace(d, low=low, high=high, key=key, others=others)
 
 
 def domain_exprs(d: ir.Domain | None) -> tuple[ir.Expr, ...]:
-    return () if d is None else tuple(e for e in (d.low, d.high, d.key) if e is not None)
+    return () if d is None else tuple(e for e in (d.low, d.high, d.key, *d.others)
+                                       if e is not None)
 
 
 def map_stmt_exprs(s: ir.Stmt, fn: ExprFn) -> ir.Stmt:
