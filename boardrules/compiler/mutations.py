@@ -359,7 +359,7 @@ def _checked_with(compilation: Compilation, param: str, value: object) -> ir.Pro
         reporter.raise_if_errors()
     except CompileError as exc:
         raise InvalidMutant(str(exc).splitlines()[0]) from None
-    return dataclasses.replace(program, edition=compilation.program.edition)
+    return program
 
 
 # ---- the public interface ----------------------------------------------------------------------
