@@ -451,7 +451,7 @@ class GameDecl(Decl):
 
 @dataclass(frozen=True)
 class ScenarioStep(Node):
-    kind: str  # players | given | dice | cards | answer | play | expect
+    kind: str  # players | given | dice | cards | answer | play | expect | not_asked
     name: str = ""
     exprs: tuple[Expr, ...] = ()
     names: tuple[str, ...] = ()

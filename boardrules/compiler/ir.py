@@ -382,7 +382,7 @@ class Die:
 
 @dataclass(frozen=True)
 class ScenarioStep:
-    kind: str  # given | dice | cards | answer | play | expect | legal
+    kind: str  # given | dice | cards | answer | play | expect | legal | not_asked
     line: int
     function: str = ""  # given: the setup; play: gives the player; expect, legal: the test
     values: tuple[int, ...] = ()  # dice faces, card indices, answers

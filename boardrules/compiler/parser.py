@@ -581,6 +581,11 @@ class _ToAst(Transformer_NonRecursive):
     def ask_call(self, meta, c):
         return ast.Ask(self._span(meta), str(c[0]), c[1] if len(c) > 1 else ())
 
+    def sc_not_asked(self, meta, c):
+        seat = (str(c[1]),) if len(c) > 1 else ()
+        return ast.ScenarioStep(self._span(meta), "not_asked", name=str(c[0]), names=seat,
+                                seat_span=_token_span(self.path, c[1]) if seat else None)
+
     def sc_legal(self, meta, c):
         return self._legal(meta, c, negated=False)
 

@@ -155,6 +155,9 @@ class _ScenarioLowering:
                 steps.append(self.expectation(name, st, scope, seats, line))
             elif st.kind == "legal":
                 steps.append(self.legal(name, st, scope, seats, line))
+            elif st.kind == "not_asked" and self.known(s.decisions, "decision", st):
+                steps.append(ir.ScenarioStep("not_asked", line, target=st.name,
+                                             seat=self.seat(st, scope)))
         return ir.Scenario(index, sc.title, sc.rule, count, tuple(steps), sc.span.path,
                            sc.span.line)
 

@@ -128,6 +128,12 @@ def play(layer: ModuleType, scenario: ir.Scenario) -> tuple[bool, list[str]]:
                 pass  # chosen when the game was created
             elif st.kind == "play":
                 game.play_turn(getattr(steps, st.function)(*seats))
+            elif st.kind == "not_asked":
+                asked = _asked(game.trace()[mark:], st)
+                if asked:
+                    by = f" by p{st.seat + 1}" if st.seat >= 0 else ""
+                    return False, [f"expect not asked {st.target}{by} (line {st.line}): "
+                                   f"{asked}"] + _trace_tail(game, mark)
             elif st.kind in ("expect", "legal"):
                 holds, value, other = getattr(steps, st.function)(*seats)
                 if not holds:
@@ -153,6 +159,15 @@ def play(layer: ModuleType, scenario: ir.Scenario) -> tuple[bool, list[str]]:
     if unused:
         return False, unused + _trace_tail(game, mark)
     return True, []
+
+
+def _asked(trace: list[str], st: ir.ScenarioStep) -> str:
+    """Who was asked the decision of a `expect not asked` step, from the trace; or ''."""
+    for line in trace:
+        who, _, rest = line.strip().partition(" decides ")
+        if rest.split("=")[0] == st.target and (st.seat < 0 or who == f"p{st.seat + 1}"):
+            return f"{who} was asked it"
+    return ""
 
 
 class _Script:

@@ -82,6 +82,20 @@ SCENARIOS = {
   dice [1]
   play p1
 """,
+    "a decision that is not asked": """
+  dice [1]
+  play p1
+  expect not asked yes
+  expect not asked pick by p2
+""",
+    "a decision asked after all": """
+  given { p1.position = c }
+  dice [1]
+  answer yes by p1 [true]
+  play p1
+  expect not asked yes by p2
+  expect not asked yes
+""",
     "dice left after a play": """
   dice [1, 2]
   play p1
@@ -183,6 +197,16 @@ def test_an_answer_by_a_seat_is_taken_by_that_seat_only(outcomes):
     line = _line(rules, "an answer for another seat", "answer yes")
     assert _failure(outcomes, "an answer for another seat")[2] == (
         f"answer yes by p2 [true] (line {line}) was never asked")
+
+
+def test_expect_not_asked_fails_when_the_rules_ask(outcomes):
+    """`expect not asked D [by pN]`: a rule that asks a decision it should not is noticed
+    (no answer could show it: the unmutated rules never take one)."""
+    assert outcomes["a decision that is not asked"][0], outcomes["a decision that is not asked"]
+    rules = outcomes["a decision asked after all"][2]
+    line = _line(rules, "a decision asked after all", "expect not asked yes by p2") + 1
+    assert _failure(outcomes, "a decision asked after all")[2] == (
+        f"expect not asked yes (line {line}): p1 was asked it")
 
 
 def test_an_answer_by_a_seat_names_a_seat_of_the_scenario(tmp_path):
