@@ -135,22 +135,29 @@ def program_code(program: ir.Program) -> dict[str, _Code]:
 
 
 def analyse(program: ir.Program) -> Effects:
-    """Purity, safety and unwinding of every generated function, to a fixed point."""
+    """Purity, safety and unwinding of every generated function: what a function does
+    itself, then, through the call graph, to every function that calls it."""
     code = program_code(program)
     recursive = _recursive(code)
-    impure = {name for name, c in code.items() if c.writes}
-    unsafe = {name for name, c in code.items() if c.raises} | recursive
-    unwinding = {name for name, c in code.items() if c.ends_turn}
-    changed = True
-    while changed:
-        fx = Effects(frozenset(impure), frozenset(unsafe), frozenset(unwinding))
-        changed = False
-        for name, c in code.items():
-            for flags, test in ((impure, _node_impure), (unsafe, _node_unsafe),
-                                (unwinding, node_unwinds)):
-                if name not in flags and any(test(n, fx) for n in c.exprs):
-                    flags.add(name)
-                    changed = True
+    nobody = Effects(frozenset(), frozenset(), frozenset())
+    flags = []
+    for test, own in ((_node_impure, lambda c: c.writes), (_node_unsafe, lambda c: c.raises),
+                      (node_unwinds, lambda c: c.ends_turn)):
+        flags.append({name for name, c in code.items()
+                      if own(c) or any(test(n, nobody) for n in c.exprs)})
+    impure, unsafe, unwinding = flags
+    unsafe |= recursive
+    callers: dict[str, set[str]] = {}
+    for name, c in code.items():
+        for callee in callees(c.exprs):
+            callers.setdefault(callee, set()).add(name)
+    for flagged in flags:
+        stack = list(flagged)
+        while stack:
+            for caller in callers.get(stack.pop(), ()):
+                if caller not in flagged:
+                    flagged.add(caller)
+                    stack.append(caller)
     # a call that ends the turn inside an expression leaves it by an exception
     return Effects(frozenset(impure), frozenset(unsafe | unwinding), frozenset(unwinding),
                    frozenset(recursive))
