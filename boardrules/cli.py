@@ -24,6 +24,7 @@ from .cli_support import (
     checked_module,
     percent,
 )
+from .compiler import source_index
 from .compiler.build import BuildError, build_extension, step, watching, write_source
 from .compiler.diagnostics import CompileError
 from .harness.ray_engine import RayUnavailable
@@ -232,6 +233,7 @@ def cmd_compile(args) -> int:
     else:
         artifact = write_source(compilation)
         print(f"generated {compilation.edition}: {artifact.source}")
+    source_index.record(compilation, artifact.module_name)  # later loads skip the front end
     return 0
 
 

@@ -104,6 +104,17 @@ def test_a_cached_edition_loads_without_the_front_end(cache, tmp_path, front_end
     assert len(artifacts(cache)) == 2
 
 
+def test_an_edition_compiled_on_the_command_line_loads_without_the_front_end(
+        cache, tmp_path, front_end_runs):
+    from boardrules.cli import main
+
+    edition = clone(tmp_path)
+    assert main(["compile", str(edition), "--backend", "interpreted"]) == 0
+    runs = len(front_end_runs)
+    loader.load_module(str(edition), "interpreted")
+    assert len(front_end_runs) == runs
+
+
 def test_a_damaged_index_is_only_a_miss(cache, tmp_path, front_end_runs):
     edition = clone(tmp_path)
     first = loader.load_module(str(edition), "interpreted")
