@@ -48,6 +48,7 @@ class Mutant:
     keyword: str = ""  # a negated condition's keyword (if, while, when, where)
     region: tuple[int, int] = (0, 0)  # the columns of its statement on the line (0: the end)
     units: tuple[str, ...] = ()  # the quoting units (rules, cards, params...) it counts for
+    context: tuple[str, str] = ("", "")  # a number's enclosing expression, before and after
 
     @property
     def where(self) -> str:
@@ -67,6 +68,15 @@ class Mutant:
         """The same with its rules line first (`rent.rules:26: proc rent_of: ...`, as the
         report prints survivors): a note that names only this one of same-named mutants."""
         return note_key(f"{self.where}: {self.key}")
+
+    @property
+    def context_key(self) -> str:
+        """A changed number named by its enclosing expression on its line
+        (`trades.rules:23: proc can_trade: s.price > 0 -> s.price > 1`), when two numbers of
+        one line read alike; empty for other mutants."""
+        if not self.context[0]:
+            return ""
+        return note_key(f"{self.where}: {self.origin}: {self.context[0]} -> {self.context[1]}")
 
 
 def note_key(text: str) -> str:
@@ -91,6 +101,7 @@ class _Mutator:
         self.span: Span | None = None
         self.lines = ""  # the rules text where the current expression is written
         self._split: dict[str, list[str]] = {}
+        self._parents: list[tuple[ir.Expr, str]] = []  # the expressions around the current one
 
     # where the code being walked comes from
     def _enter(self, name: str, span: Span | None, first_line_only: bool = False) -> None:
@@ -112,11 +123,12 @@ class _Mutator:
         """Count one mutant here; its replacement of `node` when it is the target."""
         index, self.count = self.count, self.count + 1
         if self.target is None:
-            _, before, after, change = make()
+            _, before, after, change, *context = make()
             span = self.span or Span("<unknown>", 0, 0, 0, 0)
             region = (span.column, span.end_column if span.end_line == span.line else 0)
             self.found.append(Mutant(index, operator, self.origin, span.path, span.line,
-                                     before, after, change, keyword, region, self.units))
+                                     before, after, change, keyword, region, self.units,
+                                     *context))
             return node
         return make()[0] if index == self.target else node
 
@@ -129,7 +141,9 @@ class _Mutator:
                      "otherwise"):
             child = getattr(e, name, None)
             if isinstance(child, ir.Expr):
+                self._parents.append((e, name))
                 new = self.expr(child)
+                self._parents.pop()
                 if name == "test" and isinstance(e, ir.Conditional):
                     new = self.negate(new)
                 if new is not child:
@@ -151,7 +165,7 @@ class _Mutator:
                 old = str(e.value)
                 for value in _variants(e.value):
                     e = self._offer("const", e, lambda v=value: (
-                        ir.Const(ir.INT, v), old, str(v), (old, str(v))))
+                        ir.Const(ir.INT, v), old, str(v), (old, str(v)), self._context(v)))
         elif isinstance(e, ir.Binary) and e.op in COMPARISONS:
             e = self._offer("compare", e, lambda old=e: (
                 dataclasses.replace(old, op=COMPARISONS[old.op]), text(old, p),
@@ -167,6 +181,14 @@ class _Mutator:
                 text(old, p), text(dataclasses.replace(
                     old, args=(old.args[1], old.args[0], *old.args[2:])), p), ("", "")))
         return e
+
+    def _context(self, value: int) -> tuple[str, str]:
+        """The expression around the number being changed, before and after the change."""
+        if not self._parents:
+            return ("", "")
+        parent, field = self._parents[-1]
+        changed = dataclasses.replace(parent, **{field: ir.Const(ir.INT, value)})
+        return text(parent, self.program), text(changed, self.program)
 
     def negate(self, test: ir.Expr | None, keyword: str = "") -> ir.Expr | None:
         if test is None:

@@ -79,7 +79,7 @@ class Baseline:
         notes = {note_key(n.mutant): n for n in self.checked.symbols.equivalents}
         used = set()
         for m in self.mutants:
-            key = m.located_key if m.located_key in notes else m.key
+            key = next((k for k in (m.located_key, m.context_key) if k in notes), m.key)
             note = notes.get(key)
             if note is not None:
                 self.noted[m.id] = f"{note.reason} ({Path(note.span.path).name}:{note.span.line})"

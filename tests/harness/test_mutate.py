@@ -55,6 +55,20 @@ def _statuses(report: Report) -> dict[str, str]:
     return {entry.sentence.text: entry.status for entry in report.sentences}
 
 
+def test_a_changed_number_can_be_named_by_its_enclosing_expression():
+    """Two numbers of one line read alike (`0 -> 1`): a note tells them apart by the
+    expression around each, as in `rule tax: p.cash >= 3 -> p.cash >= 4`."""
+    from boardrules.compiler.mutations import mutants
+    from boardrules.compiler.pipeline import compile_rules
+
+    line = next(i for i, text in enumerate(EDITION.read_text().splitlines(), 1)
+                if "p.cash >= 3" in text)
+    found = mutants(compile_rules(EDITION, until="check"))
+    keys = {m.context_key for m in found if m.operator == "const" and m.line == line}
+    assert f"mutation_demo.rules:{line}: rule tax: p.cash >= 3 -> p.cash >= 4" in keys
+    assert all(m.context_key == "" for m in found if m.operator != "const")
+
+
 def test_the_demo_edition_its_mutants_and_their_report(html_problems):
     """One run of every mutant of the demo edition (one test: the run is its cost)."""
     run = mutate(str(EDITION), workers=2)
