@@ -48,7 +48,8 @@ class Mutant:
     keyword: str = ""  # a negated condition's keyword (if, while, when, where)
     region: tuple[int, int] = (0, 0)  # the columns of its statement on the line (0: the end)
     units: tuple[str, ...] = ()  # the quoting units (rules, cards, params...) it counts for
-    context: tuple[str, str] = ("", "")  # a number's enclosing expression, before and after
+    # a changed number's or comparison's enclosing expression, before and after
+    context: tuple[str, str] = ("", "")
 
     @property
     def where(self) -> str:
@@ -71,9 +72,9 @@ class Mutant:
 
     @property
     def context_key(self) -> str:
-        """A changed number named by its enclosing expression on its line
-        (`trades.rules:23: proc can_trade: s.price > 0 -> s.price > 1`), when two numbers of
-        one line read alike; empty for other mutants."""
+        """A changed number or comparison named by its enclosing expression on its line
+        (`trades.rules:23: proc can_trade: s.price > 0 -> s.price > 1`), when two of one
+        line read alike; empty for other mutants."""
         if not self.context[0]:
             return ""
         return note_key(f"{self.where}: {self.origin}: {self.context[0]} -> {self.context[1]}")
@@ -165,12 +166,14 @@ class _Mutator:
                 old = str(e.value)
                 for value in _variants(e.value):
                     e = self._offer("const", e, lambda v=value: (
-                        ir.Const(ir.INT, v), old, str(v), (old, str(v)), self._context(v)))
+                        ir.Const(ir.INT, v), old, str(v), (old, str(v)),
+                        self._context(ir.Const(ir.INT, v))))
         elif isinstance(e, ir.Binary) and e.op in COMPARISONS:
             e = self._offer("compare", e, lambda old=e: (
                 dataclasses.replace(old, op=COMPARISONS[old.op]), text(old, p),
                 text(dataclasses.replace(old, op=COMPARISONS[old.op]), p),
-                (old.op, COMPARISONS[old.op])))
+                (old.op, COMPARISONS[old.op]),
+                self._context(dataclasses.replace(old, op=COMPARISONS[old.op]))))
         elif isinstance(e, ir.Binary) and e.op in ("and", "or"):
             e = self._offer("and-or", e, lambda old=e: (
                 dataclasses.replace(old, op=_other(old.op)), text(old, p),
@@ -182,12 +185,12 @@ class _Mutator:
                     old, args=(old.args[1], old.args[0], *old.args[2:])), p), ("", "")))
         return e
 
-    def _context(self, value: int) -> tuple[str, str]:
-        """The expression around the number being changed, before and after the change."""
+    def _context(self, replacement: ir.Expr) -> tuple[str, str]:
+        """The expression around the one being changed, before and after the change."""
         if not self._parents:
             return ("", "")
         parent, field = self._parents[-1]
-        changed = dataclasses.replace(parent, **{field: ir.Const(ir.INT, value)})
+        changed = dataclasses.replace(parent, **{field: replacement})
         return text(parent, self.program), text(changed, self.program)
 
     def negate(self, test: ir.Expr | None, keyword: str = "") -> ir.Expr | None:
