@@ -97,6 +97,15 @@ class _Code:
 
 
 def _function_code(f: ir.Function) -> _Code:
+    """What the analysis needs of a function, kept on the (immutable) function: the passes
+    leave most functions as they are, and each pass analyses the program afresh."""
+    known = f.__dict__.get("_effects_code")
+    if known is None:
+        known = f.__dict__["_effects_code"] = _walk_function(f)
+    return known
+
+
+def _walk_function(f: ir.Function) -> _Code:
     stmts = list(walk_stmts(f.body))
     writes = any(isinstance(s, ir.Assign) and not isinstance(s.target, ir.Local)
                  or isinstance(s, ir.While | ir.Raise) for s in stmts)
