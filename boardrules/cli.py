@@ -18,14 +18,14 @@ from .cli_support import (
     USAGE_ERROR,
     DefaultsHelpFormatter,
     UsageError,
+    at_least,
     check_edition,
     check_engine,
     check_output,
     checked_module,
     percent,
 )
-from .compiler import source_index
-from .compiler.build import BuildError, build_extension, step, watching, write_source
+from .compiler.build import BuildError, step, watching
 from .compiler.diagnostics import CompileError
 from .harness.ray_engine import RayUnavailable
 from .harness.simulate import (
@@ -37,7 +37,7 @@ from .harness.simulate import (
     write_records,
 )
 from .progress import BuildProgress
-from .runtime.loader import BACKENDS, EditionNotFound, resolve_edition
+from .runtime.loader import BACKENDS, EditionNotFound, publish_compilation, resolve_edition
 
 
 class _Parser(argparse.ArgumentParser):
@@ -49,23 +49,8 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def _at_least(minimum: int):
-    """An argparse type: a whole number no smaller than `minimum`."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
-        return value
-
-    return parse
-
-
-_positive = _at_least(1)
-_seed = _at_least(0)
+_positive = at_least(1)
+_seed = at_least(0)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -227,13 +212,11 @@ def cmd_compile(args) -> int:
     dump = _ir_dumper(args.dump_ir) if args.dump_ir else None
     compilation = _compile(args.edition, after_pass=dump)
     _print_warnings(compilation)
+    artifact = publish_compilation(compilation, args.backend)
     if args.backend == "compiled":
-        artifact = build_extension(compilation)
         print(f"compiled {compilation.edition}: {artifact.extension}")
     else:
-        artifact = write_source(compilation)
         print(f"generated {compilation.edition}: {artifact.source}")
-    source_index.record(compilation, artifact.module_name)  # later loads skip the front end
     return 0
 
 

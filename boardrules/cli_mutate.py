@@ -9,22 +9,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .cli_support import UsageError, check_edition, check_output, percent
+from .cli_support import UsageError, at_least, check_edition, check_output, percent
 
 if TYPE_CHECKING:
     from .harness.coverage import Report
-
-
-def _whole(minimum: int):
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
-        return value
-    return parse
 
 
 def _seconds(text: str) -> float:
@@ -43,7 +31,7 @@ def add_mutate(commands: argparse._SubParsersAction) -> None:
         "mutate", help="mutation testing: would the scenarios notice a wrong rule?")
     mutate.add_argument("edition", help="an edition name under rulesets/ or a .rules file")
     limit = mutate.add_mutually_exclusive_group()
-    limit.add_argument("--budget", type=_whole(1), metavar="N",
+    limit.add_argument("--budget", type=at_least(1), metavar="N",
                        help="run at most N mutants, spread over the rules (default: all)")
     limit.add_argument("--time", type=_seconds, metavar="S",
                        help="start no mutant after S seconds, the ones run spread over the "
@@ -54,13 +42,13 @@ def add_mutate(commands: argparse._SubParsersAction) -> None:
     mutate.add_argument("--json", metavar="FILE",
                         help="write the results as JSON (what coverage --mutation reads)")
     mutate.add_argument("--html", metavar="FILE", help="write the results as one HTML page")
-    mutate.add_argument("--workers", type=_whole(1), default=2, help="worker processes")
+    mutate.add_argument("--workers", type=at_least(1), default=2, help="worker processes")
     mutate.add_argument("--timeout", type=_seconds, metavar="S",
                         help="a mutant running longer is killed by timeout (default: five "
                         "times the unmutated run, at least 5 s)")
-    mutate.add_argument("--seed", type=_whole(0), default=0,
+    mutate.add_argument("--seed", type=at_least(0), default=0,
                         help="the seed that orders (and with --budget samples) the mutants")
-    mutate.add_argument("--survivors", type=_whole(0), metavar="N",
+    mutate.add_argument("--survivors", type=at_least(0), metavar="N",
                         help="show at most N survivors on the terminal (default: all)")
     coverage = commands.choices["coverage"]
     coverage.add_argument("--mutation", metavar="FILE",

@@ -131,8 +131,7 @@ def play(layer: ModuleType, scenario: ir.Scenario) -> tuple[bool, list[str]]:
             elif st.kind == "not_asked":
                 asked = _asked(game.trace()[mark:], st)
                 if asked:
-                    by = f" by p{st.seat + 1}" if st.seat >= 0 else ""
-                    return False, [f"expect not asked {st.target}{by} (line {st.line}): "
+                    return False, [f"expect not asked {_decision(st)} (line {st.line}): "
                                    f"{asked}"] + _trace_tail(game, mark)
             elif st.kind in ("expect", "legal"):
                 holds, value, other = getattr(steps, st.function)(*seats)
@@ -161,6 +160,12 @@ def play(layer: ModuleType, scenario: ir.Scenario) -> tuple[bool, list[str]]:
     return True, []
 
 
+def _decision(st: ir.ScenarioStep) -> str:
+    """An answer's or `expect not asked` step's decision as written (`bid by p2`), which is
+    also where the kernel queues the answers of that step."""
+    return st.target if st.seat < 0 else forced_key(st.target, st.seat)
+
+
 def _asked(trace: list[str], st: ir.ScenarioStep) -> str:
     """Who was asked the decision of a `expect not asked` step, from the trace; or ''."""
     for line in trace:
@@ -183,8 +188,7 @@ class _Script:
         self.queued += [(st, i) for i in range(len(st.values))]
 
     def answers(self, st: ir.ScenarioStep) -> None:
-        key = st.target if st.seat < 0 else forced_key(st.target, st.seat)
-        self.asked.setdefault(key, []).extend((st, i) for i in range(len(st.values)))
+        self.asked.setdefault(_decision(st), []).extend((st, i) for i in range(len(st.values)))
 
     def rolled(self, count: int) -> None:
         self.rolls += self.queued[:count]
@@ -200,8 +204,7 @@ class _Script:
         values = ", ".join(self.value(st, i) for i in range(len(st.values)))
         if st.kind != "answer":
             return f"dice [{values}]"
-        by = f" by p{st.seat + 1}" if st.seat >= 0 else ""
-        return f"answer {st.target}{by} [{values}]"
+        return f"answer {_decision(st)} [{values}]"
 
     def bad_roll(self, st: ir.ScenarioStep, exc: Exception, where: str) -> str:
         """A scripted value that the die rolled cannot give, or a roll with none left."""

@@ -123,12 +123,18 @@ def generated_code(module: ModuleType) -> tuple[str, str]:
 
 def import_compilation(compilation: Compilation, backend: str) -> ModuleType:
     """Import a compilation's module (building it when needed) and index its files."""
+    return _import(publish_compilation(compilation, backend), backend)
+
+
+def publish_compilation(compilation: Compilation, backend: str) -> Artifact:
+    """The compilation's module in the cache, built for the compiled backend, and its
+    files in the source index, so that a later load skips the front end."""
     if backend == "compiled":
         artifact = build_extension(compilation)
     else:
         artifact = write_source(compilation)
     source_index.record(compilation, artifact.module_name)
-    return _import(artifact, backend)
+    return artifact
 
 
 def _import(artifact: Artifact, backend: str) -> ModuleType:

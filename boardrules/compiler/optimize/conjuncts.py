@@ -54,6 +54,14 @@ def chain_of(e: ir.Expr, op: str) -> list[ir.Expr]:
     return [e]
 
 
+def chained(operands: list[ir.Expr], op: str) -> ir.Expr:
+    """`chain_of` undone: the operands joined, left to right, by one boolean operator."""
+    result = operands[0]
+    for operand in operands[1:]:
+        result = ir.Binary(ir.BOOL, op, result, operand)
+    return result
+
+
 def order_conjuncts(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
     def node(e: ir.Expr) -> ir.Expr:
         if not (isinstance(e, ir.Binary) and e.op in ("and", "or")):
@@ -68,11 +76,6 @@ def order_conjuncts(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.
             ordered += sorted(run, key=_rank) + [operand]
             run = []
         ordered += sorted(run, key=_rank)
-        if ordered == operands:
-            return e
-        result = ordered[0]
-        for operand in ordered[1:]:
-            result = ir.Binary(e.type, e.op, result, operand)
-        return result
+        return e if ordered == operands else chained(ordered, e.op)
 
     return map_program_exprs(program, node)

@@ -13,17 +13,9 @@ from __future__ import annotations
 
 from .. import ir
 from ..diagnostics import Reporter
-from ..lang_types import Type
-from .conjuncts import chain_of, is_none_test
+from .conjuncts import chain_of, chained, is_none_test
 from .effects import Effects
 from .walk import map_program_exprs
-
-
-def _joined(operands: list[ir.Expr], op: str, type_: Type) -> ir.Expr:
-    result = operands[0]
-    for operand in operands[1:]:
-        result = ir.Binary(type_, op, result, operand)
-    return result
 
 
 def factor_disjunctions(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
@@ -46,8 +38,8 @@ def factor_disjunctions(program: ir.Program, fx: Effects, reporter: Reporter) ->
             return e
         rests = [[c for c in chain if c not in common] for chain in chains]
         if any(not rest for rest in rests):  # A or (A and B) is A
-            return _joined(common, "and", e.type)
-        either = _joined([_joined(rest, "and", e.type) for rest in rests], "or", e.type)
-        return _joined([*common, either], "and", e.type)
+            return chained(common, "and")
+        either = chained([chained(rest, "and") for rest in rests], "or")
+        return chained([*common, either], "and")
 
     return map_program_exprs(program, node)

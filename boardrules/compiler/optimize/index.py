@@ -25,38 +25,23 @@ from collections.abc import Callable
 
 from .. import ir
 from ..diagnostics import Reporter
-from .conjuncts import is_none_test
+from .conjuncts import chain_of, chained, is_none_test
 from .effects import Effects
 from .walk import walk_expr
 
 
 def _conjuncts(e: ir.Expr | None) -> list[ir.Expr]:
-    if e is None:
-        return []
-    if isinstance(e, ir.Binary) and e.op == "and":
-        return _conjuncts(e.left) + _conjuncts(e.right)
-    return [e]
+    return [] if e is None else chain_of(e, "and")
 
 
 def _join(conjuncts: list[ir.Expr]) -> ir.Expr | None:
-    if not conjuncts:
-        return None
-    result = conjuncts[0]
-    for c in conjuncts[1:]:
-        result = ir.Binary(ir.BOOL, "and", result, c)
-    return result
+    return chained(conjuncts, "and") if conjuncts else None
 
 
-def _equalities(c: ir.Expr) -> tuple[tuple[ir.Expr, ir.Expr], ...]:
-    """`a == b` read both ways, as (side, other side); nothing for another conjunct."""
-    if isinstance(c, ir.Binary) and c.op == "==":
-        return ((c.left, c.right), (c.right, c.left))
-    return ()
-
-
-def _inequalities(c: ir.Expr) -> tuple[tuple[ir.Expr, ir.Expr], ...]:
-    """`a != b` read both ways, as (side, other side); nothing for another conjunct."""
-    if isinstance(c, ir.Binary) and c.op == "!=":
+def _sides(c: ir.Expr, op: str) -> tuple[tuple[ir.Expr, ir.Expr], ...]:
+    """`a == b` (or the `op` given) read both ways, as (side, other side); nothing for
+    another conjunct."""
+    if isinstance(c, ir.Binary) and c.op == op:
         return ((c.left, c.right), (c.right, c.left))
     return ()
 
@@ -96,7 +81,7 @@ class Indexer:
             return None
 
         def match(c: ir.Expr) -> tuple[str, ir.Expr] | None:
-            for side, key in _equalities(c):
+            for side, key in _sides(c, "=="):
                 found = self._counter_of(side, var)
                 if found and domain.high == ir.Const(ir.INT, self.entities[found.owner]) \
                         and self._key_ok(key, var):
@@ -116,7 +101,7 @@ class Indexer:
         for c in conjuncts:
             if not self.fx.expr_is_clean(c) or is_none_test(c):
                 break
-            for side, key in _inequalities(c):
+            for side, key in _sides(c, "!="):
                 found = self._counter_of(side, var)
                 if found and (counter is None or found == counter) and found.type.optional \
                         and domain.high == ir.Const(ir.INT, self.entities[found.owner]) \
@@ -182,7 +167,7 @@ class Indexer:
             if flag:
                 return self._index(flag, domain.low.value, domain.high.value).name, \
                     ir.Const(ir.INT, 1)
-            for side, key in _equalities(c):
+            for side, key in _sides(c, "=="):
                 table = self._field_of(side, var)
                 if table and self._key_ok(key, var):
                     return self._index(table, domain.low.value, domain.high.value).name, key
