@@ -15,6 +15,7 @@ from .primitives import (
     DECK_FUNCTIONS,
     ERROR,
     KERNEL_FUNCTIONS,
+    KERNEL_PARAMETER_NAMES,
     assignable,
 )
 from .scope import Scope
@@ -25,13 +26,15 @@ class ExpressionLowering:
     """Part of the Checker (checker.py); `self` is the Checker."""
 
     # ---- expressions ----------------------------------------------------------------------
-    def _expect(self, actual: Type, expected: Type, span: Span) -> None:
+    def _expect(self, actual: Type, expected: Type, span: Span, what: str = "") -> None:
+        """A type mismatch, with the types as declared (`money`) and, for an argument,
+        `what` it is (`argument 'amount' of 'charge'`)."""
         if not assignable(actual, expected):
             hint = ""
             if actual.optional and not expected.optional and actual.name == expected.name:
                 hint = "it may be none: test it with `if x != none` or write some(x)"
-            self.report.error(span, f"expected {expected}, got {actual}", hint,
-                              code=ErrorCode.TYPE_MISMATCH)
+            self.report.error(span, f"{what + ': ' if what else ''}expected {expected.declared}, "
+                              f"got {actual.declared}", hint, code=ErrorCode.TYPE_MISMATCH)
 
     def expr(self, e: ast.Expr, scope: Scope, statement: bool = False) -> ir.Expr:
         match e:
@@ -76,7 +79,7 @@ class ExpressionLowering:
                     return ir.Const(ERROR, 0)
                 self.used.add(f"decision:{e.decision}")
                 params = self._params(decision.params)
-                args = self._args(e.args, tuple(t for _, t in params), e.span, e.decision, scope)
+                args = self._args(e.args, params, e.span, e.decision, scope)
                 result = self._decision_type(decision)
                 return ir.CallProc(result, f"decide_{e.decision}", args)
             case ast.BinOp():
@@ -162,16 +165,20 @@ class ExpressionLowering:
                           did_you_mean(e.name, known), code=ErrorCode.UNKNOWN_ATTRIBUTE)
         return ir.Const(ERROR, 0)
 
-    def _args(self, args, types, span, what, scope) -> tuple[ir.Expr, ...]:
-        if len(args) != len(types):
-            self.report.error(span, f"'{what}' takes {len(types)} argument(s), got {len(args)}",
-                              code=ErrorCode.WRONG_ARGUMENTS)
-        lowered = []
-        for arg, expected in zip(args, types, strict=False):
-            value = self.expr(arg, scope)
-            self._expect(value.type, expected, arg.span)
-            lowered.append(value)
-        return tuple(lowered)
+    def _args(self, args, params: tuple[tuple[str, Type], ...], span, what,
+              scope) -> tuple[ir.Expr, ...]:
+        """The arguments of a call of `what`, whose parameters are (name, type) pairs. A
+        wrong count is one error, with the signature: the arguments are then checked on
+        their own, not against parameters they may not stand for."""
+        lowered = tuple(self.expr(arg, scope) for arg in args)
+        if len(args) != len(params):
+            shown = ", ".join(f"{name}: {t.declared}" for name, t in params)
+            self.report.error(span, f"'{what}' takes {len(params)} argument(s), got {len(args)}",
+                              f"{what}({shown})", code=ErrorCode.WRONG_ARGUMENTS)
+            return lowered[:len(params)]
+        for arg, value, (name, expected) in zip(args, lowered, params, strict=True):
+            self._expect(value.type, expected, arg.span, f"argument '{name}' of '{what}'")
+        return lowered
 
     def _call(self, e: ast.Call, scope: Scope, statement: bool) -> ir.Expr:
         s = self.s
@@ -188,7 +195,7 @@ class ExpressionLowering:
             face_type = self.expr(die.faces[0], Scope("", VOID)).type if die.faces else INT
             return ir.KernelCall(face_type, "k_roll", (ir.Const(INT, index),))
         if e.name in DECK_FUNCTIONS:
-            args = self._args(e.args, (Type("deck"),), e.span, e.name, scope)
+            args = self._args(e.args, (("d", Type("deck")),), e.span, e.name, scope)
             return ir.KernelCall(DECK_FUNCTIONS[e.name], f"k_{e.name}", args)
         if e.name == "some":
             if len(e.args) != 1:
@@ -201,7 +208,8 @@ class ExpressionLowering:
             return ir.KernelCall(Type(value.type.name), "k_some", (value,))
         if e.name in KERNEL_FUNCTIONS:
             types, result = KERNEL_FUNCTIONS[e.name]
-            args = self._args(e.args, types, e.span, e.name, scope)
+            params = tuple(zip(KERNEL_PARAMETER_NAMES[e.name], types, strict=True))
+            args = self._args(e.args, params, e.span, e.name, scope)
             name = e.name if e.name in ("min", "max", "abs") else f"k_{e.name}"
             return ir.KernelCall(result, name, args)
         proc = s.procs.get(e.name)
@@ -217,7 +225,7 @@ class ExpressionLowering:
             return ir.Const(ERROR, 0)
         self.used.add(f"proc:{e.name}")
         params = self._params(proc.params)
-        args = self._args(e.args, tuple(t for _, t in params), e.span, e.name, scope)
+        args = self._args(e.args, params, e.span, e.name, scope)
         returns = resolve_type(proc.returns, s, self.report) if proc.returns else VOID
         if returns == VOID and not statement:
             self.report.error(e.span, f"procedure '{e.name}' gives no value",
@@ -243,12 +251,26 @@ class ExpressionLowering:
             return ir.Binary(INT, ARITHMETIC[e.op], left, right)
         if e.op in ("==", "!="):
             if _join(left.type, right.type) is None:
-                self.report.error(e.span, f"cannot compare {left.type} with {right.type}",
+                self.report.error(e.span, f"cannot compare {left.type.declared} with "
+                                  f"{right.type.declared}", self._member_hint(e, left, right),
                                   code=ErrorCode.TYPE_MISMATCH)
             return ir.Binary(BOOL, e.op, left, right)
         self._expect(left.type, INT, e.left.span)
         self._expect(right.type, INT, e.right.span)
         return ir.Binary(BOOL, e.op, left, right)
+
+    def _member_hint(self, e: ast.BinOp, left: ir.Expr, right: ir.Expr) -> str:
+        """`s.kind == go` where `go` is a space (bare names prefer spaces to members): how
+        to write the member meant."""
+        for side, value, other in ((e.left, left, right), (e.right, right, left)):
+            enum = self.s.enums.get(other.type.name)
+            if not (isinstance(side, ast.Name) and enum is not None and value.type.is_entity):
+                continue
+            if side.name in enum.members:
+                return (f"'{side.name}' is the {value.type.name} here: write "
+                        f"{other.type.name}.{side.name} for the member of enum {other.type.name}")
+            return did_you_mean(side.name, set(enum.members))
+        return ""
 
     def _legal_options(self, e: ast.Aggregate) -> ast.Expr | None:
         """`x in legal` inside a decision's default: the decision's own options, so the

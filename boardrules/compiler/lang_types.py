@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 ENTITY_TYPES = ("player", "space", "group", "card", "cell")
 
@@ -11,9 +11,17 @@ ENTITY_TYPES = ("player", "space", "group", "card", "cell")
 class Type:
     name: str  # int | bool | str | none | player | space | group | card | cell | <enum>
     optional: bool = False
+    # the name it was declared with when that differs (`money` for an int); messages
+    # show it, nothing else sees it
+    label: str = field(default="", compare=False, repr=False)
 
     def __str__(self) -> str:
         return self.name + ("?" if self.optional else "")
+
+    @property
+    def declared(self) -> str:
+        """The type as the rules wrote it: `money` where the checker reads an int."""
+        return (self.label or self.name) + ("?" if self.optional else "")
 
     @property
     def is_entity(self) -> bool:

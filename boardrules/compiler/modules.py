@@ -69,10 +69,10 @@ def _load_imports(
         lib_path = find_library(decl.name, search)
         if lib_path is None:
             available = available_libraries(search)
-            hint = did_you_mean(decl.name, available) or (
-                f"libraries on the search path: {', '.join(available) or 'none'} "
-                "(add a folder with --lib DIR or $BOARDRULES_PATH)"
-            )
+            close = did_you_mean(decl.name, available)
+            hint = (f"{close} Or add its folder with --lib DIR or $BOARDRULES_PATH" if close
+                    else f"libraries on the search path: {', '.join(available) or 'none'} "
+                    "(add a folder with --lib DIR or $BOARDRULES_PATH)")
             errors.append(
                 error_at(decl.span, f"no library named '{decl.name}'", hint,
                          code=ErrorCode.UNKNOWN_LIBRARY)

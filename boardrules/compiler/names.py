@@ -47,7 +47,8 @@ class NameResolution:
         if resolve is not None:
             return resolve(e)
         visible = self.global_names | set(scope.variables)
-        self.report.error(e.span, f"unknown name '{e.name}'", did_you_mean(e.name, visible),
+        self.report.error(e.span, f"unknown name '{e.name}'",
+                          _seat_hint(e.name, scope) or did_you_mean(e.name, visible),
                           code=ErrorCode.UNKNOWN_NAME)
         return ir.Const(ERROR, 0)
 
@@ -106,3 +107,13 @@ class NameResolution:
 def _constant(t: Type, value: int) -> Resolver:
     node = ir.Const(t, value)
     return lambda e: node
+
+
+def _seat_hint(name: str, scope: Scope) -> str:
+    """A seat beyond a scenario's players (`p3` with `players 2`): say how many it has."""
+    if not (name[:1] == "p" and name[1:].isdigit() and scope.function.startswith("scenario_")):
+        return ""
+    seats = sum(1 for n, t in scope.variables.items()
+                if n[:1] == "p" and n[1:].isdigit() and t == Type("player"))
+    return (f"this scenario has {seats} players, p1 to p{seats}: "
+            f"`players {int(name[1:])}` gives it {name}")

@@ -6,10 +6,11 @@ from __future__ import annotations
 from .ir import BOOL, INT, STR, VOID, Type
 
 ERROR = Type("error")
+MONEY = Type("int", label="money")  # an int, named so in messages
 
 # Kernel primitives callable from rules: parameter types and result type.
 KERNEL_FUNCTIONS: dict[str, tuple[tuple[Type, ...], Type]] = {
-    "pay": ((Type("player", True), Type("player", True), INT), VOID),
+    "pay": ((Type("player", True), Type("player", True), MONEY), VOID),
     "move": ((Type("player"), INT), VOID),
     "move_to": ((Type("player"), Type("space")), VOID),
     "place": ((Type("player"), Type("space")), VOID),
@@ -25,10 +26,19 @@ KERNEL_FUNCTIONS: dict[str, tuple[tuple[Type, ...], Type]] = {
     "space_at": ((INT,), Type("space")),
     "adjacent": ((Type("cell"), Type("cell")), BOOL),
     "cell_at": ((INT, INT), Type("cell", True)),
-    "paid": ((Type("player", True), Type("player", True)), INT),
+    "paid": ((Type("player", True), Type("player", True)), MONEY),
     "min": ((INT, INT), INT),
     "max": ((INT, INT), INT),
     "abs": ((INT,), INT),
+}
+# The names of their parameters, as the language reference writes them (for messages).
+KERNEL_PARAMETER_NAMES: dict[str, tuple[str, ...]] = {
+    "pay": ("from", "to", "amount"), "move": ("p", "steps"), "move_to": ("p", "s"),
+    "place": ("p", "s"), "retire": ("p",), "declare_bankrupt": ("p",), "holds": ("p", "c"),
+    "return_card": ("c",), "give_card": ("c", "p"), "next_player": ("p",), "random": ("n",),
+    "log": ("text",), "distance": ("a", "b"), "space_at": ("t",), "adjacent": ("a", "b"),
+    "cell_at": ("x", "y"), "paid": ("from", "to"), "min": ("a", "b"), "max": ("a", "b"),
+    "abs": ("a",),
 }
 # Kernel primitives that take a deck's name: shuffle it, take its top card to the
 # table (none when empty), count the cards left in it.
@@ -37,7 +47,7 @@ DECK_FUNCTIONS: dict[str, Type] = {
 }
 # Built-in attributes of entities: (type, assignable).
 BUILTIN_ATTRS: dict[tuple[str, str], tuple[Type, bool]] = {
-    ("player", "cash"): (INT, True),
+    ("player", "cash"): (MONEY, True),
     ("player", "position"): (Type("space"), True),
     ("player", "alive"): (BOOL, False),
     ("player", "seat"): (INT, False),

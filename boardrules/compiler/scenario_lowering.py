@@ -415,6 +415,7 @@ def _check_throw(program: ir.Program, order: RollOrder,
     current = order.turn.first
     matched: set[int] = set()
     previous = ""
+    may_end = ""  # the last value after which the turn may end, if one came before the last
     for k, (st, i) in enumerate(segment):
         mask, shown = st.masks[i], _named(program, st.types[i], st.values[i])
         matched = {site for site in current
@@ -436,6 +437,8 @@ def _check_throw(program: ir.Program, order: RollOrder,
                            code=ErrorCode.DICE_ORDER)
             return
         previous = shown
+        if k < len(segment) - 1 and any(order.turn_ends_after(site) for site in matched):
+            may_end = f"the {_ordinal(k + 1)} value ({shown})"
         current = frozenset(s for site in matched for s in order.follow.get(site, ()))
     if not any(order.turn_ends_after(site) for site in matched):
         st, i = segment[-1]
@@ -443,12 +446,17 @@ def _check_throw(program: ir.Program, order: RollOrder,
         reporter.error(st.spans[i], f"too few dice: after {previous} the turn goes on to "
                        f"roll {_die_list(expected)}",
                        "script every die the play rolls: the scenario must not depend on the "
-                       "seed", code=ErrorCode.DICE_ORDER)
+                       "seed" + (f"; or, if the turn ends after {may_end}, drop the dice after "
+                                 "it" if may_end else ""), code=ErrorCode.DICE_ORDER)
 
 
 def _named(program: ir.Program, type_name: str, value: int) -> str:
     members = program.enums.get(type_name)
     return members[value] if members and 0 <= value < len(members) else str(value)
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def _die_list(dice: list[str]) -> str:

@@ -123,7 +123,7 @@ class StatementLowering:
                               did_you_mean(st.event, set(self.s.events)),
                               code=ErrorCode.UNKNOWN_EVENT)
             return None
-        args = self._args(st.args, tuple(t for _, t in params), st.span, st.event, scope)
+        args = self._args(st.args, params, st.span, st.event, scope)
         return ir.Evaluate(st.span, ir.CallProc(VOID, f"event_{st.event}", args))
 
     def _draw(self, st: ast.Draw, scope: Scope) -> ir.Stmt | None:
@@ -133,8 +133,7 @@ class StatementLowering:
                               did_you_mean(st.deck, set(self.s.decks)),
                               code=ErrorCode.UNKNOWN_DECK)
             return None
-        types = tuple(t for _, t in self._params(deck.params))
-        args = self._args(st.args, types, st.span, st.deck, scope)
+        args = self._args(st.args, self._params(deck.params), st.span, st.deck, scope)
         return ir.Evaluate(st.span, ir.CallProc(VOID, f"draw_{st.deck}", args))
 
     def _declare(self, scope: Scope, name: str, vtype: Type, span: Span) -> None:

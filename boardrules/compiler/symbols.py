@@ -285,7 +285,7 @@ def resolve_type(ref: ast.TypeRef, symbols: Symbols, report: Reporter) -> Type:
         report.error(ref.span, f"unknown type '{ref.name}'", did_you_mean(ref.name, known),
                      code=ErrorCode.UNKNOWN_TYPE)
         return Type("error")
-    return Type(base, ref.optional)
+    return Type(base, ref.optional, ref.name if ref.name != base else "")
 
 
 def article(word: str) -> str:

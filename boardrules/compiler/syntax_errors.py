@@ -155,6 +155,11 @@ def _token_hint(token: Token, expected: set[str], text: str) -> str:
         close = did_you_mean(str(token), {k for k in keywords if k.isidentifier()})
         if close:
             return close
+    if token.type in _DECLARATION_STARTS and "RBRACE" in expected and before:
+        opener = _unclosed_bracket(before)  # a declaration inside a block: a '}' is missing
+        if opener is not None and str(opener) == "{":
+            return (f"the '{{' on line {opener.line} is never closed: is a '}}' missing "
+                    "before this line?")
     if expected & _DECLARATION_STARTS:
         if token.type in _MISPLACED:
             return _MISPLACED[token.type]

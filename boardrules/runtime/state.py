@@ -13,6 +13,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
+from .errors import rules_location
 from .values import named
 
 
@@ -50,6 +51,11 @@ class GameState:
             self._pending = None
         except self.module.Suspend:
             self._pending = game.pending
+        except Exception as exc:  # the rules failed: say where, as simulate and test do
+            where = rules_location(self.module, exc)
+            if where and len(exc.args) == 1 and isinstance(exc.args[0], str):
+                exc.args = (f"in {where}: {exc.args[0]}",)
+            raise
         self.game = game
 
     # ---- the OpenSpiel-like API ---------------------------------------------------

@@ -117,7 +117,11 @@ def test_lowered_nodes(editions):
         ("if true then 1 else s0", E.TYPE_MISMATCH, "int and space", ""),
         ("sum(s in spaces)", E.AGGREGATE_VALUE, "sum", ""),
         ("count(s.rent[0] for s in spaces)", E.AGGREGATE_VALUE, "count", ""),
-        ("ask bid(p, p)", E.WRONG_ARGUMENTS, "'bid' takes 1 argument(s), got 2", ""),
+        ("ask bid(p, p)", E.WRONG_ARGUMENTS, "'bid' takes 1 argument(s), got 2",
+         "bid(p: player)"),
+        ("s0.rent[0] == true", E.TYPE_MISMATCH, "cannot compare money with bool", ""),
+        ("p.cash == s0", E.TYPE_MISMATCH, "cannot compare money with space", ""),
+        ("s0.tone == s0", E.TYPE_MISMATCH, "cannot compare color with space", ""),
         ("ask nope(p)", E.UNKNOWN_DECISION, "'nope'", ""),
         ("buy(p, s0)", E.WRONG_KIND_OF_NAME, "'buy' is a decision", "write: ask buy(...)"),
     ],
@@ -141,7 +145,7 @@ def proc_errors(editions, body: str) -> list[tuple[str, str]]:
 
 def test_optional_cannot_be_used_as_a_value(editions):
     errors = proc_errors(editions, "proc f() { let o = s0.owner\n need(o) }\n")
-    assert errors == [("expected player, got player?",
+    assert errors == [("argument 'q' of 'need': expected player, got player?",
                        "it may be none: test it with `if x != none` or write some(x)")]
 
 
@@ -179,7 +183,7 @@ def test_narrowing(editions, body):
 )
 def test_no_narrowing(editions, body):
     errors = proc_errors(editions, f"proc f() {{\n let o = s0.owner\n {body}\n}}\n")
-    assert errors[0][0] == "expected player, got player?"
+    assert errors[0][0] == "argument 'q' of 'need': expected player, got player?"
 
 
 def test_narrowed_local_drops_the_bounds_check(editions):

@@ -65,3 +65,19 @@ def test_a_rules_error_in_a_simulation_names_the_rules_line(editions, backend, m
         simulation.play_chunk(str(path), backend, 2, 1, 0, 1, None, None)
     assert "in proc owner_of at ed.rules:" in str(info.value)
     assert "RuleError: some(x): x is none" in str(info.value)
+
+
+@pytest.mark.parametrize("backend", ["interpreted", "compiled"])
+def test_a_rules_error_in_the_game_state_api_names_the_rules_line(editions, backend):
+    from boardrules.runtime.state import GameState
+
+    compilation = editions.compile(DATA + (
+        "counter space.owner: player? = none\n"
+        "proc owner_of(s: space) -> player {\n  let o = s.owner\n  return some(o)\n}\n"
+        "rule r { on land(p: player, s: space) { pot = owner_of(s).seat } }\n"),
+        until="codegen")
+    module = import_compilation(compilation, backend)
+    with pytest.raises(module.RuleError) as info:
+        GameState(module, 2, seed=1)
+    assert str(info.value).startswith("in proc owner_of at ed.rules:")
+    assert str(info.value).endswith(": some(x): x is none")

@@ -56,7 +56,8 @@ def test_missing_library_is_reported_at_the_import(editions):
         load_sources(path)
     (diag,) = info.value.diagnostics
     assert (diag.code, diag.span.line, diag.span.column) == (E.UNKNOWN_LIBRARY.code, 3, 1)
-    assert diag.hint == "did you mean 'classic'?"
+    assert diag.hint == ("did you mean 'classic'? Or add its folder with --lib DIR or "
+                         "$BOARDRULES_PATH")
 
 
 def test_import_cycle(editions):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from boardrules.compiler import ast
 from boardrules.compiler.error_codes import ErrorCode as E
+from boardrules.compiler.primitives import KERNEL_FUNCTIONS, KERNEL_PARAMETER_NAMES
 
 EDITION_HEAD = """edition "T" {
   rulebook "rulebook.txt"
@@ -223,3 +224,9 @@ def test_counter_owner_must_be_an_entity(editions):
     (error,) = reporter.errors
     assert (error.code, error.span.line) == (E.UNKNOWN_TYPE.code, 13)
     assert error.hint == "did you mean 'player'?"
+
+
+def test_every_kernel_function_names_its_parameters():
+    """Messages name a kernel function's parameters (`argument 'steps' of 'move'`)."""
+    assert {name: len(types) for name, (types, _) in KERNEL_FUNCTIONS.items()} == {
+        name: len(names) for name, names in KERNEL_PARAMETER_NAMES.items()}
