@@ -36,6 +36,7 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
         # where _aggregate puts what it lifts: the program's aggregates, or a scenario's
         self._lifted, self._lift_prefix = self.aggregates, "agg_"
         self.used: set[str] = set()
+        self.window_sites = 0  # window statements lowered so far: each has its number
         self.space_index = {name: i for i, name in enumerate(symbols.spaces)}
         self.group_index = {name: i for i, name in enumerate(symbols.groups)}
         # every physical card: (id, declaration); copies get ids name_2, name_3...

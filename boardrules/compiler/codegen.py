@@ -23,7 +23,7 @@ from .kernel_facts import kernel_constants, kernel_source
 from .optimize.effects import Effects, analyse, node_unwinds
 from .optimize.fold import Folder
 from .optimize.integers import Ranges
-from .optimize.walk import map_expr, walk_stmts
+from .optimize.walk import body_exprs, map_expr, walk_stmts
 from .order import order_context
 from .primitives import DECK_FUNCTIONS, KERNEL_FUNCTIONS
 
@@ -114,6 +114,8 @@ def check_capacity(program: ir.Program) -> list[str]:
         "cards": len(program.card_ids), "decks": len(program.decks), "dice": len(program.dice),
         "faces": max((len(d.faces) for d in program.dice), default=0),
         "rules": len(program.rules), "cells": program.cell_count,
+        "windows": len({e.args[0] for f in program.functions for e in body_exprs(f.body)
+                        if isinstance(e, ir.KernelCall) and e.function == "k_close_window"}),
     }
     for what, size in sizes.items():
         if size > CAPACITY[what]:
@@ -222,6 +224,7 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
         "indexed_counters": {ix.counter: ix for ix in program.counter_indexes},
         "describe": ir_text.aggregate,
         "versioned": _versioned(program),
+        "counts_changes": _counts_changes(program),
         "wide": Ranges(program).wide,
         **order_context(effects),
     }
@@ -230,6 +233,13 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
 def _versioned(program: ir.Program) -> list[str]:
     """The state arrays memoized aggregates read: each write of one bumps its version."""
     return sorted({array for a in program.aggregates if a.memo for array in a.memo.reads})
+
+
+def _counts_changes(program: ir.Program) -> bool:
+    """Whether a window reads how often the game changed: only then does every counter
+    write count itself (payments, moves and cards are counted by the kernel anyway)."""
+    return any(isinstance(e, ir.KernelCall) and e.function == "k_changes"
+               for f in program.functions for e in body_exprs(f.body))
 
 
 def generate(program: ir.Program, source_name: str, effects: Effects | None = None) -> str:
@@ -284,6 +294,7 @@ def generate_scenarios(program: ir.Program, source_name: str,
         # the memo versions
         "indexed_counters": {},
         "versioned": [],
+        "counts_changes": False,
         **order_context(effects, production=False),  # Python keeps the order by itself
     }
     return environment().get_template("scenarios.py.j2").render(context)

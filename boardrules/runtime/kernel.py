@@ -64,6 +64,8 @@ class Kernel:
     pass_gap: cython.int[256]
     pass_gaps_known: cython.bint
     moves = cython.declare(cython.int, visibility="readonly")
+    changes: cython.int  # payments, counter writes, cards, retirements (k_changes adds moves)
+    window_closed: cython.int[64]  # per window site: k_changes() when all last passed
     rounds: cython.int
     # Rounds of play: a round is complete when every player still in has had a turn since
     # the last one was (the rules read it as `rounds`).
@@ -144,6 +146,7 @@ class Kernel:
             self.alive = [0] * 16
             self.policy = [0] * 16
             self.had_turn = [0] * 16
+            self.window_closed = [0] * 64
             self.land_count = [0] * 256
             self.rest_count = [0] * 256
             self.pass_gap = [0] * 256
@@ -166,6 +169,9 @@ class Kernel:
         if policies is not None:
             self.set_policies(policies)
         self.moves = 0
+        self.changes = 0
+        for i in range(CAP_WINDOWS):
+            self.window_closed[i] = -1
         self.in_turn = False
         self.handling = 0
         self.throw_open = False

@@ -37,6 +37,7 @@ class Primitives(Kernel):
         if card >= 0:
             self.card_holder[card] = -1
             self.holder_version += 1
+            self.changes += 1
         return card
 
     @cython.cfunc
@@ -53,6 +54,7 @@ class Primitives(Kernel):
         self.deck_count[d] += 1
         self.card_holder[card] = -1
         self.holder_version += 1
+        self.changes += 1
         return 0
 
     @cython.cfunc
@@ -81,6 +83,7 @@ class Primitives(Kernel):
                 self.queue[self.deck_first[d] + i] = other
         self.card_holder[card] = p
         self.holder_version += 1
+        self.changes += 1
         return 0
 
     def in_deck(self, card: int) -> bool:
@@ -95,6 +98,7 @@ class Primitives(Kernel):
     @cython.exceptval(-1)
     def k_pay(self, payer: cython.int, payee: cython.int, amount: cython.int) -> cython.int:
         """Move money; -1 is the Bank, which never runs out. Cash is kept in 32 bits."""
+        self.changes += 1
         if payer >= 0:
             self.cash[payer] = narrow(wide(self.cash[payer]) - amount)
         if payee >= 0:
@@ -108,11 +112,38 @@ class Primitives(Kernel):
 
     # ---- players ---------------------------------------------------------------
     @cython.cfunc
+    @cython.exceptval(check=False)
+    def k_seat_from(self, p: cython.int, k: cython.int) -> cython.int:
+        """The seat k places after p, round the table (k < the number of seats)."""
+        return (p + k) % self.n_players
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def k_changes(self) -> cython.int:
+        """How often the game has changed: payments, counter writes, retirements, token
+        moves and cards changing hands. A window's round that leaves it alone closes it."""
+        return self.changes + self.moves
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def k_window_open(self, site: cython.int) -> cython.bint:
+        """Whether the window at this site has something new to offer: the game changed
+        since it last closed with every player passing (else they would pass again)."""
+        return self.window_closed[site] != self.changes + self.moves
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def k_close_window(self, site: cython.int) -> cython.int:
+        self.window_closed[site] = self.changes + self.moves
+        return 0
+
+    @cython.cfunc
     @cython.exceptval(-1)
     def k_retire(self, p: cython.int) -> cython.int:
         if self.alive[p]:
             self.alive[p] = 0
             self.n_alive -= 1
+            self.changes += 1
             if self.tracing:
                 self.trace_lines.append(f"  p{p + 1} retires")
         return 0

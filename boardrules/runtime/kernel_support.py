@@ -12,6 +12,7 @@ CAP_FACES = cython.declare(cython.int, 32)
 CAP_OPTIONS = cython.declare(cython.int, 512)
 CAP_RULES = cython.declare(cython.int, 512)
 CAP_CELLS = cython.declare(cython.int, 512)
+CAP_WINDOWS = cython.declare(cython.int, 64)
 # (The C array sizes below are these numbers written out, as Cython needs literals there;
 # a test checks that they agree. Code generation reads the CAP_ constants from this file.)
 MASK = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
