@@ -221,6 +221,8 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
         "function_origins": function_origins(program),
         "indexes": {ix.name: ix for ix in program.indexes},
         "counter_indexes": {ix.name: ix for ix in program.counter_indexes},
+        "count_array": count_array,
+        "count_size": count_size,
         "indexed_counters": {ix.counter: ix for ix in program.counter_indexes},
         "describe": ir_text.aggregate,
         "versioned": _versioned(program),
@@ -312,10 +314,22 @@ def _game_arrays(program: ir.Program, kernel: dict[str, list[int]]) -> list[tupl
                    (ident(ix.name, "m_"), repr(list(ix.items) or [0]))]
     arrays += [(ident(c.name, "c_"), f"[{c.initial[0]}] * {max(sizes[c.owner] * c.stride, 1)}")
                for c in program.counters if c.owner or c.stride > 1]
+    indexes = {ix.name: ix for ix in program.indexes}
     for cx in program.counter_indexes:
         arrays += [(ident(cx.counter, "vxn_"), f"[0] * {cx.values}"),
                    (ident(cx.counter, "vxm_"), f"[0] * {cx.values * cx.entities}")]
+        arrays += [(count_array(cx, table), f"[0] * {count_size(cx, indexes[table])}")
+                   for table in cx.counted_by]
     return arrays
+
+
+def count_array(cx: ir.CounterIndex, table_index: str) -> str:
+    """The array of a counter index's counts by the keys of a table index (counts.py)."""
+    return ident(f"{cx.counter}_by_{table_index}", "vxc_")
+
+
+def count_size(cx: ir.CounterIndex, ix: ir.Index) -> int:
+    return (len(ix.starts) - 2) * cx.values
 
 
 def _entity_count(program: ir.Program) -> dict[str, int | str]:

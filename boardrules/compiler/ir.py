@@ -253,6 +253,22 @@ class CounterIndex:
     offset: int  # -1 when the counter may be none
     values: int  # how many values it can take
     entities: int
+    # table indexes (of read-only fields) by whose keys it also counts its members: for
+    # each key and counter value, how many entities have both (optimize/counts.py)
+    counted_by: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CountQuery:
+    """An aggregate answered from a counter index's counts (optimize/counts.py): how many
+    entities have `key` in the table index's field and `value` in the counter, less the
+    excluded entity when it is one of them."""
+
+    counter_index: str
+    table_index: str
+    key: Expr
+    value: Expr
+    excluded: Expr | None = None
 
 
 # ---- top level -----------------------------------------------------------------------
@@ -306,6 +322,7 @@ class Aggregate:
     span: Span | None = None
     hoisted: tuple[tuple[str, Expr], ...] = ()  # computed once before the loop
     memo: Memo | None = None  # set by the memoize pass: values kept until what they read changes
+    counted: CountQuery | None = None  # set by the count pass: answered from kept counts
     checked_total: bool = False  # a sum that may leave 32 bits: totalled in 64, then checked
 
 

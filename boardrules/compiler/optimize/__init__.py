@@ -14,6 +14,7 @@ from .. import ir
 from ..diagnostics import Reporter
 from .aggregates import merge_aggregates
 from .conjuncts import order_conjuncts
+from .counts import count_queries
 from .decisions import lazy_decisions
 from .disjunctions import factor_disjunctions
 from .effects import Effects, analyse
@@ -42,6 +43,7 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("factor-disjunctions", factor_disjunctions),
     ("order-conjuncts", order_conjuncts),
     ("index-filters", index_filters),
+    ("count-queries", count_queries),
     ("lazy-decisions", lazy_decisions),
     ("memoize-aggregates", memoize_aggregates),
     ("split-unwinding-calls", split_unwinding_calls),

@@ -8,10 +8,10 @@ write of such a counter bumps its version, so a kept value is used only while
 nothing it depends on has changed, and the game plays exactly as without it.
 
 An aggregate qualifies when it is pure (one that raises raises again: nothing
-is kept then), reads (directly or through what it calls) only counters, declared
-data and the card holders (not cash, positions, who is alive, the turn or the
-dice), reads at least one counter, and its parameters are entities, enums or
-truth values (a bounded table of slots).
+is kept then), not answered from counts (counts.py), reads (directly or through
+what it calls) only counters, declared data and the card holders (not cash,
+positions, who is alive, the turn or the dice), reads at least one counter, and
+its parameters are entities, enums or truth values (a bounded table of slots).
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
     for a in program.aggregates:
         depends = reads.of(a.name) if a.name in queries else None
         dims = [_dimension(t, program) for _, t in a.params]
-        if depends and a.name not in fx.impure and None not in dims:
+        if depends and a.name not in fx.impure and None not in dims and a.counted is None:
             memo = ir.Memo(tuple(sorted(depends)), base, tuple(dims))
             if memo.slots <= MAX_SLOTS:
                 a = dataclasses.replace(a, memo=memo)
