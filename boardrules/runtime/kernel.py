@@ -575,32 +575,6 @@ class Kernel:
             self.trace_lines.append(f"  p{p + 1} at {SPACE_IDS[s]}")
         return 0
 
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def k_distance(self, a: cython.int, b: cython.int) -> cython.int:
-        n: cython.int = self.track_length
-        return ((self.track_of[b] - self.track_of[a]) % n + n) % n
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def k_space_at(self, t: cython.int) -> cython.int:
-        n: cython.int = self.track_length
-        return self.space_at_track[(t % n + n) % n]
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def k_adjacent(self, a: cython.int, b: cython.int) -> cython.bint:
-        w: cython.int = self.grid_width
-        return (abs(a % w - b % w) + abs(a // w - b // w)) == 1
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def k_cell_at(self, x: cython.int, y: cython.int) -> cython.int:
-        """The cell at column x, row y of the grid; -1 (none) outside it."""
-        if x < 0 or y < 0 or x >= self.grid_width or y * self.grid_width + x >= self.n_cells:
-            return -1
-        return y * self.grid_width + x
-
     # ---- players ---------------------------------------------------------------
     @cython.cfunc
     @cython.exceptval(check=False)

@@ -1,6 +1,7 @@
 # ruff: noqa: F405
 # The primitives the edition's rules call on the kernel, in Cython pure-Python mode:
-# drawing and handing out cards, payments, retiring and naming players, and asking
+# drawing and handing out cards, distances and cells of the board, payments, retiring
+# and naming players, windows of play, and asking
 # decisions (the policies, scripted and forced answers, external players). Pasted
 # between kernel.py and kernel_api.py (see kernel.py); the game loop in kernel.py
 # calls none of them.
@@ -92,6 +93,33 @@ class Primitives(Kernel):
     def k_paid(self, payer: int, payee: int) -> int:
         """The total paid from payer to payee so far (-1: the Bank), when the ledger is on."""
         return sum(amount for _, a, b, amount in self.ledger if a == payer and b == payee)
+
+    # ---- the board, as the rules ask about it ----------------------------------
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def k_distance(self, a: cython.int, b: cython.int) -> cython.int:
+        n: cython.int = self.track_length
+        return ((self.track_of[b] - self.track_of[a]) % n + n) % n
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def k_space_at(self, t: cython.int) -> cython.int:
+        n: cython.int = self.track_length
+        return self.space_at_track[(t % n + n) % n]
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def k_adjacent(self, a: cython.int, b: cython.int) -> cython.bint:
+        w: cython.int = self.grid_width
+        return (abs(a % w - b % w) + abs(a // w - b // w)) == 1
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def k_cell_at(self, x: cython.int, y: cython.int) -> cython.int:
+        """The cell at column x, row y of the grid; -1 (none) outside it."""
+        if x < 0 or y < 0 or x >= self.grid_width or y * self.grid_width + x >= self.n_cells:
+            return -1
+        return y * self.grid_width + x
 
     # ---- money ----------------------------------------------------------------
     @cython.cfunc
