@@ -195,7 +195,7 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
             self.legal = None
             self._expect(default.type, result, d.default.span)
         return ir.Decision(d.name, index, params, by, d.kind, d.optional, low, high, domain,
-                           d.var, where, default, d.prompt, d.span)
+                           d.var, where, default, d.prompt, d.span, answer=str(result))
 
     def _entity_domain(self, type_name: str, span: Span) -> tuple[ir.Domain, Type]:
         kinds = {"player": "players", "space": "spaces", "group": "groups", "cell": "cells",

@@ -219,6 +219,7 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
         "hoisted_guards": hoisted_guards(program, effects),
         "recursive_functions": [f.name for f in program.functions if f.name in effects.recursive],
         "function_origins": function_origins(program),
+        "rules_line": lambda span: f"{PurePath(span.path).name}:{span.line}",
         "indexes": {ix.name: ix for ix in program.indexes},
         "counter_indexes": {ix.name: ix for ix in program.counter_indexes},
         "count_array": count_array,

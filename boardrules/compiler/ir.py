@@ -357,6 +357,7 @@ class Decision:
     prompt: str
     span: Span | None = None
     lazy: bool = False  # the default policy checks only its own answer against the filter
+    answer: str = "int"  # the answer's type as the trace names it: bool, int?, space...
 
 
 @dataclass(frozen=True)
@@ -395,6 +396,7 @@ class Die:
     name: str
     index: int
     faces: tuple[int, ...]
+    face_type: str = "int"  # int, or the enum its faces are members of
 
 
 @dataclass(frozen=True)

@@ -426,7 +426,7 @@ class Kernel:
         if self.in_turn and self.handling == 0:
             self.k_note_throw()
         if self.tracing:
-            self.trace_lines.append(f"  roll {DIE_NAMES[die]}={value}")
+            self.trace_lines.append(f"  roll {DIE_NAMES[die]}={traced(DIE_FACE_TYPES[die], value)}")
         return value
 
     # ---- resting spaces ----------------------------------------------------------

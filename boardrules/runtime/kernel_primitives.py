@@ -275,7 +275,8 @@ class Primitives(Kernel):
             raise RuleError(f"decision {DECISION_NAMES[decision]}: {choice} is not between "
                             f"{low} and {high}")
         if self.tracing:
-            self.trace_lines.append(f"  p{who + 1} decides {DECISION_NAMES[decision]}={choice}")
+            self.trace_lines.append(f"  p{who + 1} decides {DECISION_NAMES[decision]}="
+                                    f"{traced(DECISION_TYPES[decision], choice)}")
         return cython.cast(cython.int, choice)
 
     @cython.cfunc
@@ -311,7 +312,8 @@ class Primitives(Kernel):
                 raise RuleError(f"decision {DECISION_NAMES[decision]}: {choice} is not a "
                                 "legal option")
         if self.tracing:
-            self.trace_lines.append(f"  p{who + 1} decides {DECISION_NAMES[decision]}={choice}")
+            self.trace_lines.append(f"  p{who + 1} decides {DECISION_NAMES[decision]}="
+                                    f"{traced(DECISION_TYPES[decision], choice)}")
         return choice
 
     def external_choice(self, decision: int, who: int, options: list) -> int:
