@@ -323,6 +323,8 @@ class Aggregate:
     hoisted: tuple[tuple[str, Expr], ...] = ()  # computed once before the loop
     memo: Memo | None = None  # set by the memoize pass: values kept until what they read changes
     counted: CountQuery | None = None  # set by the count pass: answered from kept counts
+    # set by the guard pass: when false, no candidate passes the filter (optimize/guards.py)
+    guard: Expr | None = None
     checked_total: bool = False  # a sum that may leave 32 bits: totalled in 64, then checked
 
 

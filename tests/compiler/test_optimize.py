@@ -555,3 +555,57 @@ def test_the_counts_follow_every_write(editions):
     game.state_set("c_space_owner", 1, 1)
     check(game)
     check(game.copy())
+
+
+# ---- guard-aggregates ------------------------------------------------------------------------
+
+GUARD_RULES = DATA + """counter space.level2: int = 0
+decision pick(p: player) by p -> space? where s: s.owner == p and s.level2 > 0
+    and p.cash >= s.price {
+  default best(s.price for s in legal where p.cash - s.price >= 10)
+}
+proc offer(p: player) {
+  window q from p {
+    let s = ask pick(q)
+    if s != none {
+      s.level2 = 0
+    }
+  }
+}
+proc outside(p: player) -> space? {
+  return best(0 - s.price for s in spaces where s.owner == p and s.level2 > 1 and p.cash >= 3)
+}
+rule r { on turn(p: player) {
+  offer(p)
+  if outside(p) != none { move(p, 1) }
+} }
+"""
+
+
+def test_a_question_windows_ask_is_guarded_by_its_memoized_part(editions):
+    program = editions.compile(GUARD_RULES, until="memoize-aggregates").program
+    by_name = {a.name: a for a in program.aggregates}
+    (asked,) = [a for a in program.aggregates if "decide_pick" in a.name and a.guard]
+    guard = by_name[asked.guard.function]
+    assert guard.kind == "any" and guard.memo is not None
+    assert ir_text.expr(guard.where) == "(s.space_level2 > 0)"
+    outside = next(a for a in program.aggregates if a.name.endswith("in_proc_outside"))
+    assert outside.guard is None  # asked outside windows only: no guard
+
+
+def test_a_guarded_question_answers_as_before(editions):
+    from boardrules.compiler.codegen import generate
+    from boardrules.compiler.pipeline import compile_rules
+
+    compilation = compile_rules(editions.write(GUARD_RULES))
+    (asked,) = [a for a in compilation.program.aggregates if a.guard]
+    namespace: dict = {"__name__": "generated_under_test"}
+    exec(compile(generate(compilation.program, "ed.rules"), "<generated>", "exec"), namespace)
+    game = namespace["Game"](2, seed=1)
+    for owner, level, cash in ((0, 0, 50), (0, 1, 50), (1, 1, 50), (0, 2, 12), (0, 2, 14),
+                               (-1, 3, 99), (0, 1, 0)):
+        game.state_set("c_space_owner", 1, owner)
+        game.state_set("c_space_level2", 1, level)
+        game.state_set("cash", 0, cash)
+        expected = 1 if owner == 0 and level > 0 and cash >= 5 and cash - 5 >= 10 else -1
+        assert game.invoke(asked.name, (0,)) == expected

@@ -19,6 +19,7 @@ from .decisions import lazy_decisions
 from .disjunctions import factor_disjunctions
 from .effects import Effects, analyse
 from .fold import fold_constants
+from .guards import guard_aggregates
 from .hoist import hoist_invariants
 from .index import index_filters
 from .inline import inline_procedures, lift_early_exits, returns_as_expressions
@@ -45,6 +46,7 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("index-filters", index_filters),
     ("count-queries", count_queries),
     ("lazy-decisions", lazy_decisions),
+    ("guard-aggregates", guard_aggregates),
     ("memoize-aggregates", memoize_aggregates),
     ("split-unwinding-calls", split_unwinding_calls),
 ]

@@ -127,7 +127,7 @@ def program_code(program: ir.Program) -> dict[str, _Code]:
     for f in (*program.functions, *getattr(program, "scenario_functions", ())):
         code[f.name] = _function_code(f)
     for a in (*program.aggregates, *getattr(program, "scenario_aggregates", ())):
-        code[a.name] = _Code(_exprs(*domain_exprs(a.domain), a.where, a.value,
+        code[a.name] = _Code(_exprs(*domain_exprs(a.domain), a.where, a.value, a.guard,
                                     *(e for _, e in a.hoisted)),
                              False, a.checked_total or a.domain.guarded, False)
     for d in program.decisions:
