@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from boardrules.compiler.build import OPT_LEVEL_ENV
 from boardrules.runtime.loader import load_module
+
+# The suite checks what modules do, not how fast they play: it builds them with `gcc -O0`,
+# in a third of -O1's time (its subprocesses inherit the setting). A test in
+# test_golden_games.py plays Disney's golden games on a module built the shipped way.
+os.environ.setdefault(OPT_LEVEL_ENV, "0")
 
 
 def pytest_addoption(parser) -> None:

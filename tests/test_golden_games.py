@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from boardrules.compiler.build import DEFAULT_OPT_LEVEL, OPT_LEVEL_ENV
 from boardrules.harness.digests import CONFIGURATIONS, POLICIES, configuration_key, play_records
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "game_digests.json").read_text())
@@ -26,6 +27,14 @@ def test_seeded_games_unchanged(edition, options, policy):
     for index, (want, got) in enumerate(zip(expected, actual, strict=True)):
         assert got == want, (f"{key}: game {index} changed (turns winner cash... state): "
                              f"golden {want!r}, now {got!r}")
+
+
+def test_shipped_optimization_level_plays_the_same_games(monkeypatch):
+    """The suite builds its modules at -O0 (conftest.py); the C compiler's optimizations
+    at the shipped level must not change a game either."""
+    monkeypatch.setenv(OPT_LEVEL_ENV, DEFAULT_OPT_LEVEL)
+    key = configuration_key("disney_theme_park", {}, "default")
+    assert play_records("disney_theme_park", {}, "default", games=len(GOLDEN[key])) == GOLDEN[key]
 
 
 def test_golden_file_covers_every_configuration():

@@ -21,7 +21,7 @@ def compilation():
 @pytest.mark.parametrize("backend", ["interpreted", "compiled"])
 def test_the_demo_scenarios_pass(compilation, backend):
     found = cases(compilation)
-    assert len(found) == 2
+    assert len(found) == 4
     for case in found:
         outcome = run_case(compilation, case, backend)
         assert outcome.passed, outcome.message

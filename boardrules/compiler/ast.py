@@ -195,6 +195,16 @@ class For(Stmt):
 
 
 @dataclass(frozen=True)
+class Window(Stmt):
+    """`window q from p [rounds n] { body }`: an out-of-turn window (statements.py)."""
+
+    var: str
+    start: Expr
+    rounds: Expr | None
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
 class Return(Stmt):
     value: Expr | None
 

@@ -36,6 +36,7 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
         # where _aggregate puts what it lifts: the program's aggregates, or a scenario's
         self._lifted, self._lift_prefix = self.aggregates, "agg_"
         self.used: set[str] = set()
+        self.window_sites = 0  # window statements lowered so far: each has its number
         self.space_index = {name: i for i, name in enumerate(symbols.spaces)}
         self.group_index = {name: i for i, name in enumerate(symbols.groups)}
         # every physical card: (id, declaration); copies get ids name_2, name_3...
@@ -194,7 +195,7 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
             self.legal = None
             self._expect(default.type, result, d.default.span)
         return ir.Decision(d.name, index, params, by, d.kind, d.optional, low, high, domain,
-                           d.var, where, default, d.prompt, d.span)
+                           d.var, where, default, d.prompt, d.span, answer=str(result))
 
     def _entity_domain(self, type_name: str, span: Span) -> tuple[ir.Domain, Type]:
         kinds = {"player": "players", "space": "spaces", "group": "groups", "cell": "cells",

@@ -23,7 +23,7 @@ from .kernel_facts import kernel_constants, kernel_source
 from .optimize.effects import Effects, analyse, node_unwinds
 from .optimize.fold import Folder
 from .optimize.integers import Ranges
-from .optimize.walk import map_expr, walk_stmts
+from .optimize.walk import body_exprs, map_expr, walk_stmts
 from .order import order_context
 from .primitives import DECK_FUNCTIONS, KERNEL_FUNCTIONS
 
@@ -114,6 +114,8 @@ def check_capacity(program: ir.Program) -> list[str]:
         "cards": len(program.card_ids), "decks": len(program.decks), "dice": len(program.dice),
         "faces": max((len(d.faces) for d in program.dice), default=0),
         "rules": len(program.rules), "cells": program.cell_count,
+        "windows": len({e.args[0] for f in program.functions for e in body_exprs(f.body)
+                        if isinstance(e, ir.KernelCall) and e.function == "k_close_window"}),
     }
     for what, size in sizes.items():
         if size > CAPACITY[what]:
@@ -217,11 +219,15 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
         "hoisted_guards": hoisted_guards(program, effects),
         "recursive_functions": [f.name for f in program.functions if f.name in effects.recursive],
         "function_origins": function_origins(program),
+        "rules_line": lambda span: f"{PurePath(span.path).name}:{span.line}",
         "indexes": {ix.name: ix for ix in program.indexes},
         "counter_indexes": {ix.name: ix for ix in program.counter_indexes},
+        "count_array": count_array,
+        "count_size": count_size,
         "indexed_counters": {ix.counter: ix for ix in program.counter_indexes},
         "describe": ir_text.aggregate,
         "versioned": _versioned(program),
+        "counts_changes": _counts_changes(program),
         "wide": Ranges(program).wide,
         **order_context(effects),
     }
@@ -230,6 +236,13 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
 def _versioned(program: ir.Program) -> list[str]:
     """The state arrays memoized aggregates read: each write of one bumps its version."""
     return sorted({array for a in program.aggregates if a.memo for array in a.memo.reads})
+
+
+def _counts_changes(program: ir.Program) -> bool:
+    """Whether a window reads how often the game changed: only then does every counter
+    write count itself (payments, moves and cards are counted by the kernel anyway)."""
+    return any(isinstance(e, ir.KernelCall) and e.function == "k_changes"
+               for f in program.functions for e in body_exprs(f.body))
 
 
 def generate(program: ir.Program, source_name: str, effects: Effects | None = None) -> str:
@@ -284,6 +297,7 @@ def generate_scenarios(program: ir.Program, source_name: str,
         # the memo versions
         "indexed_counters": {},
         "versioned": [],
+        "counts_changes": False,
         **order_context(effects, production=False),  # Python keeps the order by itself
     }
     return environment().get_template("scenarios.py.j2").render(context)
@@ -301,10 +315,22 @@ def _game_arrays(program: ir.Program, kernel: dict[str, list[int]]) -> list[tupl
                    (ident(ix.name, "m_"), repr(list(ix.items) or [0]))]
     arrays += [(ident(c.name, "c_"), f"[{c.initial[0]}] * {max(sizes[c.owner] * c.stride, 1)}")
                for c in program.counters if c.owner or c.stride > 1]
+    indexes = {ix.name: ix for ix in program.indexes}
     for cx in program.counter_indexes:
         arrays += [(ident(cx.counter, "vxn_"), f"[0] * {cx.values}"),
                    (ident(cx.counter, "vxm_"), f"[0] * {cx.values * cx.entities}")]
+        arrays += [(count_array(cx, table), f"[0] * {count_size(cx, indexes[table])}")
+                   for table in cx.counted_by]
     return arrays
+
+
+def count_array(cx: ir.CounterIndex, table_index: str) -> str:
+    """The array of a counter index's counts by the keys of a table index (counts.py)."""
+    return ident(f"{cx.counter}_by_{table_index}", "vxc_")
+
+
+def count_size(cx: ir.CounterIndex, ix: ir.Index) -> int:
+    return (len(ix.starts) - 2) * cx.values
 
 
 def _entity_count(program: ir.Program) -> dict[str, int | str]:

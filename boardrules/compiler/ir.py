@@ -253,6 +253,22 @@ class CounterIndex:
     offset: int  # -1 when the counter may be none
     values: int  # how many values it can take
     entities: int
+    # table indexes (of read-only fields) by whose keys it also counts its members: for
+    # each key and counter value, how many entities have both (optimize/counts.py)
+    counted_by: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CountQuery:
+    """An aggregate answered from a counter index's counts (optimize/counts.py): how many
+    entities have `key` in the table index's field and `value` in the counter, less the
+    excluded entity when it is one of them."""
+
+    counter_index: str
+    table_index: str
+    key: Expr
+    value: Expr
+    excluded: Expr | None = None
 
 
 # ---- top level -----------------------------------------------------------------------
@@ -306,6 +322,9 @@ class Aggregate:
     span: Span | None = None
     hoisted: tuple[tuple[str, Expr], ...] = ()  # computed once before the loop
     memo: Memo | None = None  # set by the memoize pass: values kept until what they read changes
+    counted: CountQuery | None = None  # set by the count pass: answered from kept counts
+    # set by the guard pass: when false, no candidate passes the filter (optimize/guards.py)
+    guard: Expr | None = None
     checked_total: bool = False  # a sum that may leave 32 bits: totalled in 64, then checked
 
 
@@ -340,6 +359,7 @@ class Decision:
     prompt: str
     span: Span | None = None
     lazy: bool = False  # the default policy checks only its own answer against the filter
+    answer: str = "int"  # the answer's type as the trace names it: bool, int?, space...
 
 
 @dataclass(frozen=True)
@@ -378,6 +398,7 @@ class Die:
     name: str
     index: int
     faces: tuple[int, ...]
+    face_type: str = "int"  # int, or the enum its faces are members of
 
 
 @dataclass(frozen=True)

@@ -61,6 +61,10 @@ def aggregate(a: ir.Aggregate) -> str:
     """`best(-t.buildings for t in 0..41 where ...)`: what an aggregate computes."""
     value = f"{expr(a.value)} for " if a.value is not None else ""
     lets = "".join(f"let hoisted {name} = {expr(e)}; " for name, e in a.hoisted)
+    if a.guard is not None:
+        lets = f"unless {expr(a.guard)}: nothing; {lets}"
+    if a.counted is not None:
+        lets = f"from the counts of {a.counted.counter_index} by {a.counted.table_index}: {lets}"
     return f"{lets}{a.kind}({value}{domain(a.var, a.domain, a.where)})"
 
 

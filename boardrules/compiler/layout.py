@@ -196,7 +196,8 @@ class LayoutLowering:
             self.report.error(die.span, f"die '{name}' mixes faces of different types",
                               "use numbers, or members of one enum",
                               code=ErrorCode.TYPE_NOT_ALLOWED)
-        return ir.Die(name, index, tuple(v for v, _ in faces))
+        return ir.Die(name, index, tuple(v for v, _ in faces),
+                      faces[0][1].name if faces else "int")
 
     def _stride(self, ref: ast.TypeRef) -> int:
         """How many values a declared list holds per entity (1 for a plain value)."""

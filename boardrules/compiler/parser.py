@@ -319,6 +319,10 @@ class _ToAst(Transformer_NonRecursive):
         where = c[2] if len(c) == 4 else None
         return ast.For(self._span(meta), str(c[0]), c[1], where, c[-1])
 
+    def window_stmt(self, meta, c):
+        rounds = c[2] if len(c) == 4 else None
+        return ast.Window(self._span(meta), str(c[0]), c[1], rounds, c[-1])
+
     def return_stmt(self, meta, c):
         return ast.Return(self._span(meta), c[0] if c else None)
 

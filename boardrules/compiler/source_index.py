@@ -41,10 +41,10 @@ TOOLCHAIN_SUFFIXES = (".py", ".j2", ".lark")
 KEPT = 8  # records per edition file: clones with different libraries, recent first
 
 
-@lru_cache(maxsize=1)
-def _toolchain_digest() -> bytes:
+@lru_cache(maxsize=4)
+def _toolchain_digest(versions_and_flags: tuple[str, ...]) -> bytes:
     """The versions and C flags, and the bytes of every source of the compiler."""
-    digest = hashlib.sha256("\0".join(toolchain()).encode())
+    digest = hashlib.sha256("\0".join(versions_and_flags).encode())
     files: list[Path] = []
     for name in TOOLCHAIN_SOURCES:
         path = PACKAGE / name
@@ -62,7 +62,7 @@ def _toolchain_digest() -> bytes:
 
 def _entry_file(name: str, text: str) -> Path:
     """The entry of the edition file of that name (as given, it names the module) and text."""
-    digest = hashlib.sha256(_toolchain_digest())
+    digest = hashlib.sha256(_toolchain_digest(toolchain()))
     digest.update(f"{name}\0".encode() + text.encode())
     return cache_root() / "index" / f"{digest.hexdigest()[:24]}.json"
 

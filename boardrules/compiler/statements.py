@@ -12,6 +12,9 @@ from .primitives import ERROR
 from .scope import Scope
 from .symbols import article, resolve_type
 
+PLAYER = Type("player")
+WINDOW_ROUNDS = 3  # rounds of a window that names no bound
+
 
 class StatementLowering:
     """Part of the Checker (checker.py); `self` is the Checker."""
@@ -58,6 +61,8 @@ class StatementLowering:
                 return ir.While(st.span, test, self.block(st.body, body_scope))
             case ast.For():
                 return self._loop(st, scope)
+            case ast.Window():
+                return self._window(st, scope)
             case ast.Return():
                 return self._return(st, scope)
             case ast.Trigger():
@@ -100,6 +105,50 @@ class StatementLowering:
             where = self.expr(st.where, inner)
             self._expect(where.type, BOOL, st.where.span)
         return ir.Loop(st.span, st.var, domain, where, self.block(st.body, inner))
+
+    def _window(self, st: ast.Window, scope: Scope) -> tuple[ir.Stmt, ...]:
+        """`window q from p [rounds n] { body }`: every player still in, in seat order from
+        p, runs the body (as q) in turn; another round follows while a round changed the
+        game (a payment, a counter, a move, a card), at most n rounds (3 unless given).
+        A window that opens when nothing changed since it last closed with every player
+        passing is closed at once. Lowered to a loop over the seats; its locals are named
+        after the window's place, and the kernel keeps its state under its number."""
+        start = self.expr(st.start, scope)
+        self._expect(start.type, PLAYER, st.start.span)
+        rounds: ir.Expr = ir.Const(INT, WINDOW_ROUNDS)
+        if st.rounds is not None:
+            rounds = self.expr(st.rounds, scope)
+            self._expect(rounds.type, INT, st.rounds.span)
+        inner = scope.child()
+        self._declare(inner, st.var, PLAYER, st.span)
+        body = self.block(st.body, inner)
+        site = ir.Const(INT, self.window_sites)
+        self.window_sites += 1
+        place = f"window_{st.span.line}_{st.span.column}"
+        first, limit, done, acted, before, k = (
+            ir.Local(t, f"{place}_{name}") for t, name in (
+                (PLAYER, "from"), (INT, "rounds"), (INT, "done"), (BOOL, "acted"),
+                (INT, "before"), (INT, "seat")))
+        changes = ir.KernelCall(INT, "k_changes", ())
+        seat = ir.Local(PLAYER, st.var)
+        each_seat = ir.Loop(st.span, k.name, ir.Domain(
+            "range", ir.Const(INT, 0), ir.Builtin(INT, "players_count")), None, (
+            ir.Declare(st.span, seat.name, PLAYER, ir.KernelCall(PLAYER, "k_seat_from",
+                                                                 (first, k))),
+            ir.If(st.span, ir.Derived(BOOL, "player_alive", seat), body, ())))
+        return (
+            ir.Declare(st.span, first.name, PLAYER, start),
+            ir.Declare(st.span, limit.name, INT, rounds),
+            ir.Declare(st.span, done.name, INT, ir.Const(INT, 0)),
+            ir.Declare(st.span, acted.name, BOOL, ir.KernelCall(BOOL, "k_window_open", (site,))),
+            ir.While(st.span, ir.Binary(BOOL, "and", acted, ir.Binary(BOOL, "<", done, limit)), (
+                ir.Declare(st.span, before.name, INT, changes),
+                each_seat,
+                ir.Assign(st.span, acted, "=", ir.Binary(BOOL, "!=", changes, before)),
+                ir.Assign(st.span, done, "+=", ir.Const(INT, 1)))),
+            ir.If(st.span, ir.Unary(BOOL, "not", acted),
+                  (ir.Evaluate(st.span, ir.KernelCall(ir.VOID, "k_close_window", (site,))),),
+                  ()))
 
     def _return(self, st: ast.Return, scope: Scope) -> ir.Stmt:
         if st.value is None:

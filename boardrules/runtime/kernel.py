@@ -64,6 +64,8 @@ class Kernel:
     pass_gap: cython.int[256]
     pass_gaps_known: cython.bint
     moves = cython.declare(cython.int, visibility="readonly")
+    changes: cython.int  # payments, counter writes, cards, retirements (k_changes adds moves)
+    window_closed: cython.int[64]  # per window site: k_changes() when all last passed
     rounds: cython.int
     # Rounds of play: a round is complete when every player still in has had a turn since
     # the last one was (the rules read it as `rounds`).
@@ -144,6 +146,7 @@ class Kernel:
             self.alive = [0] * 16
             self.policy = [0] * 16
             self.had_turn = [0] * 16
+            self.window_closed = [0] * 64
             self.land_count = [0] * 256
             self.rest_count = [0] * 256
             self.pass_gap = [0] * 256
@@ -166,6 +169,9 @@ class Kernel:
         if policies is not None:
             self.set_policies(policies)
         self.moves = 0
+        self.changes = 0
+        for i in range(CAP_WINDOWS):
+            self.window_closed[i] = -1
         self.in_turn = False
         self.handling = 0
         self.throw_open = False
@@ -420,7 +426,7 @@ class Kernel:
         if self.in_turn and self.handling == 0:
             self.k_note_throw()
         if self.tracing:
-            self.trace_lines.append(f"  roll {DIE_NAMES[die]}={value}")
+            self.trace_lines.append(f"  roll {DIE_NAMES[die]}={traced(DIE_FACE_TYPES[die], value)}")
         return value
 
     # ---- resting spaces ----------------------------------------------------------
@@ -568,32 +574,6 @@ class Kernel:
         if self.tracing:
             self.trace_lines.append(f"  p{p + 1} at {SPACE_IDS[s]}")
         return 0
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def k_distance(self, a: cython.int, b: cython.int) -> cython.int:
-        n: cython.int = self.track_length
-        return ((self.track_of[b] - self.track_of[a]) % n + n) % n
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def k_space_at(self, t: cython.int) -> cython.int:
-        n: cython.int = self.track_length
-        return self.space_at_track[(t % n + n) % n]
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def k_adjacent(self, a: cython.int, b: cython.int) -> cython.bint:
-        w: cython.int = self.grid_width
-        return (abs(a % w - b % w) + abs(a // w - b // w)) == 1
-
-    @cython.cfunc
-    @cython.exceptval(check=False)
-    def k_cell_at(self, x: cython.int, y: cython.int) -> cython.int:
-        """The cell at column x, row y of the grid; -1 (none) outside it."""
-        if x < 0 or y < 0 or x >= self.grid_width or y * self.grid_width + x >= self.n_cells:
-            return -1
-        return y * self.grid_width + x
 
     # ---- players ---------------------------------------------------------------
     @cython.cfunc

@@ -124,6 +124,8 @@ class KernelApi(Primitives):
         other.throw_open = self.throw_open
         other.placed_since_throw = self.placed_since_throw
         other.moves = self.moves
+        other.changes = self.changes
+        other.window_closed = list(self.window_closed)
         other.deck_head = list(self.deck_head)
         other.deck_count = list(self.deck_count)
         other.queue = list(self.queue)

@@ -1,6 +1,7 @@
 # ruff: noqa: F405
 # The primitives the edition's rules call on the kernel, in Cython pure-Python mode:
-# drawing and handing out cards, payments, retiring and naming players, and asking
+# drawing and handing out cards, distances and cells of the board, payments, retiring
+# and naming players, windows of play, and asking
 # decisions (the policies, scripted and forced answers, external players). Pasted
 # between kernel.py and kernel_api.py (see kernel.py); the game loop in kernel.py
 # calls none of them.
@@ -37,6 +38,7 @@ class Primitives(Kernel):
         if card >= 0:
             self.card_holder[card] = -1
             self.holder_version += 1
+            self.changes += 1
         return card
 
     @cython.cfunc
@@ -53,6 +55,7 @@ class Primitives(Kernel):
         self.deck_count[d] += 1
         self.card_holder[card] = -1
         self.holder_version += 1
+        self.changes += 1
         return 0
 
     @cython.cfunc
@@ -81,6 +84,7 @@ class Primitives(Kernel):
                 self.queue[self.deck_first[d] + i] = other
         self.card_holder[card] = p
         self.holder_version += 1
+        self.changes += 1
         return 0
 
     def in_deck(self, card: int) -> bool:
@@ -90,11 +94,39 @@ class Primitives(Kernel):
         """The total paid from payer to payee so far (-1: the Bank), when the ledger is on."""
         return sum(amount for _, a, b, amount in self.ledger if a == payer and b == payee)
 
+    # ---- the board, as the rules ask about it ----------------------------------
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def k_distance(self, a: cython.int, b: cython.int) -> cython.int:
+        n: cython.int = self.track_length
+        return ((self.track_of[b] - self.track_of[a]) % n + n) % n
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def k_space_at(self, t: cython.int) -> cython.int:
+        n: cython.int = self.track_length
+        return self.space_at_track[(t % n + n) % n]
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def k_adjacent(self, a: cython.int, b: cython.int) -> cython.bint:
+        w: cython.int = self.grid_width
+        return (abs(a % w - b % w) + abs(a // w - b // w)) == 1
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def k_cell_at(self, x: cython.int, y: cython.int) -> cython.int:
+        """The cell at column x, row y of the grid; -1 (none) outside it."""
+        if x < 0 or y < 0 or x >= self.grid_width or y * self.grid_width + x >= self.n_cells:
+            return -1
+        return y * self.grid_width + x
+
     # ---- money ----------------------------------------------------------------
     @cython.cfunc
     @cython.exceptval(-1)
     def k_pay(self, payer: cython.int, payee: cython.int, amount: cython.int) -> cython.int:
         """Move money; -1 is the Bank, which never runs out. Cash is kept in 32 bits."""
+        self.changes += 1
         if payer >= 0:
             self.cash[payer] = narrow(wide(self.cash[payer]) - amount)
         if payee >= 0:
@@ -108,11 +140,38 @@ class Primitives(Kernel):
 
     # ---- players ---------------------------------------------------------------
     @cython.cfunc
+    @cython.exceptval(check=False)
+    def k_seat_from(self, p: cython.int, k: cython.int) -> cython.int:
+        """The seat k places after p, round the table (k < the number of seats)."""
+        return (p + k) % self.n_players
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def k_changes(self) -> cython.int:
+        """How often the game has changed: payments, counter writes, retirements, token
+        moves and cards changing hands. A window's round that leaves it alone closes it."""
+        return self.changes + self.moves
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def k_window_open(self, site: cython.int) -> cython.bint:
+        """Whether the window at this site has something new to offer: the game changed
+        since it last closed with every player passing (else they would pass again)."""
+        return self.window_closed[site] != self.changes + self.moves
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def k_close_window(self, site: cython.int) -> cython.int:
+        self.window_closed[site] = self.changes + self.moves
+        return 0
+
+    @cython.cfunc
     @cython.exceptval(-1)
     def k_retire(self, p: cython.int) -> cython.int:
         if self.alive[p]:
             self.alive[p] = 0
             self.n_alive -= 1
+            self.changes += 1
             if self.tracing:
                 self.trace_lines.append(f"  p{p + 1} retires")
         return 0
@@ -216,7 +275,8 @@ class Primitives(Kernel):
             raise RuleError(f"decision {DECISION_NAMES[decision]}: {choice} is not between "
                             f"{low} and {high}")
         if self.tracing:
-            self.trace_lines.append(f"  p{who + 1} decides {DECISION_NAMES[decision]}={choice}")
+            self.trace_lines.append(f"  p{who + 1} decides {DECISION_NAMES[decision]}="
+                                    f"{traced(DECISION_TYPES[decision], choice)}")
         return cython.cast(cython.int, choice)
 
     @cython.cfunc
@@ -252,7 +312,8 @@ class Primitives(Kernel):
                 raise RuleError(f"decision {DECISION_NAMES[decision]}: {choice} is not a "
                                 "legal option")
         if self.tracing:
-            self.trace_lines.append(f"  p{who + 1} decides {DECISION_NAMES[decision]}={choice}")
+            self.trace_lines.append(f"  p{who + 1} decides {DECISION_NAMES[decision]}="
+                                    f"{traced(DECISION_TYPES[decision], choice)}")
         return choice
 
     def external_choice(self, decision: int, who: int, options: list) -> int:

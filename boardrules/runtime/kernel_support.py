@@ -12,6 +12,7 @@ CAP_FACES = cython.declare(cython.int, 32)
 CAP_OPTIONS = cython.declare(cython.int, 512)
 CAP_RULES = cython.declare(cython.int, 512)
 CAP_CELLS = cython.declare(cython.int, 512)
+CAP_WINDOWS = cython.declare(cython.int, 64)
 # (The C array sizes below are these numbers written out, as Cython needs literals there;
 # a test checks that they agree. Code generation reads the CAP_ constants from this file.)
 MASK = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
@@ -44,8 +45,28 @@ SPACE_IDS: tuple = ()
 CARD_IDS: tuple = ()
 CARD_KINDS: tuple = ()
 DIE_NAMES: tuple = ()
+DIE_FACE_TYPES: tuple = ()
+DECISION_TYPES: tuple = ()
+GROUP_NAMES: tuple = ()
+ENUMS: dict = {}
 DECK_NAMES: tuple = ()
 CALL_ORIGINS: tuple = ()
+
+
+def traced(type_name: str, value) -> str:
+    """A die's face or a decision's answer as the trace shows it: yes or no, none, a seat
+    (p2), the id of a space, card or group, an enum member's name, or the number."""
+    name = type_name.rstrip("?")
+    if value == -1 and (type_name.endswith("?") or name in ("player", "space", "card", "group")):
+        return "none"
+    if name == "bool":
+        return "yes" if value else "no"
+    if name == "player":
+        return f"p{value + 1}"
+    table = {"space": SPACE_IDS, "card": CARD_IDS, "group": GROUP_NAMES}.get(name)
+    if table is None:
+        table = ENUMS.get(name)
+    return str(value) if table is None else table[value]
 
 
 def party(p) -> str:

@@ -271,3 +271,21 @@ def test_build_extension_of_the_tiny_edition(cache, tiny_copy, monkeypatch):
     assert a.counter_values() == b.counter_values()
     assert a.trace() == b.trace()
     assert a.payments() == b.payments()
+
+
+def test_optimization_level_comes_from_the_environment(monkeypatch):
+    monkeypatch.setenv(build.OPT_LEVEL_ENV, "2")
+    assert build.c_flags()[-1] == "-O2"
+    monkeypatch.delenv(build.OPT_LEVEL_ENV)
+    assert build.c_flags()[-1] == f"-O{build.DEFAULT_OPT_LEVEL}"
+    monkeypatch.setenv(build.OPT_LEVEL_ENV, "fast")
+    with pytest.raises(build.BuildError, match=r"BOARDRULES_OPT_LEVEL must be one of 0, 1, 2, 3"):
+        build.c_flags()
+
+
+def test_each_optimization_level_has_its_own_cache_entry(monkeypatch):
+    keys = set()
+    for level in ("0", "1"):
+        monkeypatch.setenv(build.OPT_LEVEL_ENV, level)
+        keys.add(build.toolchain())
+    assert len(keys) == 2

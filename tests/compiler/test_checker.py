@@ -544,3 +544,39 @@ def test_statements_lower(editions):
     assert branch.then[0] == ir.Raise(branch.then[0].span, "TurnOver")
     assert branch.otherwise[0].what == "GameOver"
     assert f.locals == (("total", INT), ("q", PLAYER))
+
+
+# ---- windows ---------------------------------------------------------------------------------
+
+
+def test_a_window_runs_its_body_for_every_seat_from_its_start_in_rounds(editions):
+    program = editions.compile(DATA + "proc f(p: player) {\n  window q from p rounds 2 {\n"
+                               "    need(q)\n  }\n}\n").program
+    body = function(program, "proc_f").body
+    place = body[0].name.removesuffix("_from")  # named after the window's line and column
+    assert place.startswith("window_") and place.endswith("_3")
+    declared = {s.name.removeprefix(place): s.value for s in body if isinstance(s, ir.Declare)}
+    assert declared == {"_from": ir.Local(PLAYER, "p"), "_rounds": ir.Const(INT, 2),
+                        "_done": ir.Const(INT, 0),  # window number 0, the program's first:
+                        "_acted": ir.KernelCall(BOOL, "k_window_open", (ir.Const(INT, 0),))}
+    rounds, close = body[-2:]
+    assert close.then[0].expr == ir.KernelCall(ir.VOID, "k_close_window", (ir.Const(INT, 0),))
+    assert isinstance(rounds, ir.While)
+    seats = rounds.body[1]
+    assert isinstance(seats, ir.Loop) and seats.domain.high == ir.Builtin(INT, "players_count")
+    seat, alive = seats.body
+    assert seat.value == ir.KernelCall(PLAYER, "k_seat_from", (
+        ir.Local(PLAYER, f"{place}_from"), ir.Local(INT, f"{place}_seat")))
+    assert alive.test == ir.Derived(BOOL, "player_alive", ir.Local(PLAYER, "q"))
+    assert rounds.body[2] == ir.Assign(rounds.body[2].span, ir.Local(BOOL, f"{place}_acted"), "=",
+                                       ir.Binary(BOOL, "!=", ir.KernelCall(INT, "k_changes", ()),
+                                                 ir.Local(INT, f"{place}_before")))
+
+
+@pytest.mark.parametrize("header, message", [
+    ("window q from 3", "expected player, got int"),
+    ("window q from p rounds true", "expected int, got bool"),
+])
+def test_window_errors(editions, header, message):
+    errors = proc_errors(editions, f"proc f(p: player) {{\n  {header} {{ need(q) }}\n}}\n")
+    assert [m for m, _ in errors] == [message]

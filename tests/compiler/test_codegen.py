@@ -237,3 +237,13 @@ def test_check_capacity(tiny_program):
                                                   space_ids=("s",) * 257))
     assert problems == ["257 spaces exceed the kernel's capacity of 256",
                         "33 faces exceed the kernel's capacity of 32"]
+
+
+def test_check_capacity_counts_window_sites(tiny_program):
+    def site(k: int) -> ir.Function:
+        close = ir.KernelCall(ir.VOID, "k_close_window", (ir.Const(ir.INT, k),))
+        return ir.Function(f"proc_w{k}", (), ir.VOID, (ir.Evaluate(None, close),), (), "window")
+
+    sites = tuple(site(k) for k in range(65)) + (site(0),)  # an inlined copy is one site
+    problems = check_capacity(dataclasses.replace(tiny_program, functions=sites))
+    assert problems == ["65 windows exceed the kernel's capacity of 64"]

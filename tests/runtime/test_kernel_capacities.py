@@ -18,6 +18,7 @@ SIZE_OF = {
     "cards": ("queue", "card_deck", "card_holder"),
     "options": ("opts",),
     "rules": ("rule_fired",),
+    "windows": ("window_closed",),
 }
 
 

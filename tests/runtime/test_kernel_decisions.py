@@ -33,7 +33,7 @@ def test_default_policy_takes_each_decisions_default(tiny):
     assert game.decide_maybe_pick(0) == -1
     decided = [line for line in game.trace() if "decides" in line]
     assert [line.split("decides ")[1] for line in decided] == [
-        "yes=1", "amount=2", f"pick={C}", "maybe_pick=-1"]  # `exact` had one option
+        "yes=yes", "amount=2", "pick=c", "maybe_pick=none"]  # `exact` had one option
 
 
 def test_a_single_option_is_no_decision(tiny):

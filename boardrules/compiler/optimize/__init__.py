@@ -14,10 +14,12 @@ from .. import ir
 from ..diagnostics import Reporter
 from .aggregates import merge_aggregates
 from .conjuncts import order_conjuncts
+from .counts import count_queries
 from .decisions import lazy_decisions
 from .disjunctions import factor_disjunctions
 from .effects import Effects, analyse
 from .fold import fold_constants
+from .guards import guard_aggregates
 from .hoist import hoist_invariants
 from .index import index_filters
 from .inline import inline_procedures, lift_early_exits, returns_as_expressions
@@ -42,7 +44,9 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("factor-disjunctions", factor_disjunctions),
     ("order-conjuncts", order_conjuncts),
     ("index-filters", index_filters),
+    ("count-queries", count_queries),
     ("lazy-decisions", lazy_decisions),
+    ("guard-aggregates", guard_aggregates),
     ("memoize-aggregates", memoize_aggregates),
     ("split-unwinding-calls", split_unwinding_calls),
 ]

@@ -18,7 +18,8 @@ from .walk import body_exprs, domain_exprs, walk_expr, walk_stmts
 
 # Kernel primitives that change nothing and cannot fail.
 PURE_SAFE_KERNEL = frozenset({"min", "max", "abs", "k_distance", "k_space_at", "k_adjacent",
-                              "k_cell_at", "k_holds", "k_cards_left", "k_next_player"})
+                              "k_cell_at", "k_holds", "k_cards_left", "k_next_player",
+                              "k_seat_from", "k_changes", "k_window_open"})
 # Kernel primitives that change nothing but may raise (or run Python code).
 PURE_KERNEL = PURE_SAFE_KERNEL | {"k_some", "k_paid", "narrow"}
 # Kernel primitives that run the pass and land events, so may end the turn, or may end
@@ -126,7 +127,7 @@ def program_code(program: ir.Program) -> dict[str, _Code]:
     for f in (*program.functions, *getattr(program, "scenario_functions", ())):
         code[f.name] = _function_code(f)
     for a in (*program.aggregates, *getattr(program, "scenario_aggregates", ())):
-        code[a.name] = _Code(_exprs(*domain_exprs(a.domain), a.where, a.value,
+        code[a.name] = _Code(_exprs(*domain_exprs(a.domain), a.where, a.value, a.guard,
                                     *(e for _, e in a.hoisted)),
                              False, a.checked_total or a.domain.guarded, False)
     for d in program.decisions:

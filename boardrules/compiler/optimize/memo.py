@@ -8,15 +8,16 @@ write of such a counter bumps its version, so a kept value is used only while
 nothing it depends on has changed, and the game plays exactly as without it.
 
 An aggregate qualifies when it is pure (one that raises raises again: nothing
-is kept then), reads (directly or through what it calls) only counters, declared
-data and the card holders (not cash, positions, who is alive, the turn or the
-dice), reads at least one counter, and its parameters are entities, enums or
-truth values (a bounded table of slots).
+is kept then), not answered from counts (counts.py), reads (directly or through
+what it calls) only counters, declared data and the card holders (not cash,
+positions, who is alive, the turn or the dice), reads at least one counter, and
+its parameters are entities, enums or truth values (a bounded table of slots).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 
 from .. import ir
 from ..diagnostics import Reporter
@@ -60,7 +61,7 @@ def _node_reads(n: ir.Expr) -> set[str]:
     return set()
 
 
-class _ReadSets:
+class ReadSets:
     """The state arrays each function and aggregate reads, through what it calls."""
 
     def __init__(self, program: ir.Program) -> None:
@@ -79,6 +80,21 @@ class _ReadSets:
                 pass
         return self.known[name]
 
+    def with_aggregate(self, a: ir.Aggregate) -> ReadSets:
+        """These read sets, knowing one more aggregate (one a pass is about to add)."""
+        known = ReadSets.__new__(ReadSets)
+        known.functions, known.counter_of_index = self.functions, self.counter_of_index
+        known.aggregates = {**self.aggregates, a.name: a}
+        known.known = dict(self.known)
+        return known
+
+    def expr(self, e: ir.Expr) -> frozenset[str] | None:
+        """What an expression reads, or None when it reads something volatile."""
+        try:
+            return frozenset(self._nodes(walk_expr(e)))
+        except _Volatile:
+            return None
+
     def _compute(self, name: str) -> set[str]:
         if name in self.aggregates:
             a = self.aggregates[name]
@@ -94,6 +110,10 @@ class _ReadSets:
             nodes = list(body_exprs(f.body))
         else:
             raise _Volatile  # a decision, a deck, an event: not a query
+        return reads | self._nodes(nodes)
+
+    def _nodes(self, nodes: Iterable[ir.Expr]) -> set[str]:
+        reads: set[str] = set()
         for n in nodes:
             reads |= _node_reads(n)
             if isinstance(n, ir.CallProc):
@@ -109,7 +129,7 @@ class _ReadSets:
         return {self.counter_of_index[d.index]} if d.index in self.counter_of_index else set()
 
 
-def _dimension(t: ir.Type, program: ir.Program) -> tuple[int, int] | None:
+def dimension(t: ir.Type, program: ir.Program) -> tuple[int, int] | None:
     """(offset, size) of a parameter's slots: none is -1, so an optional one is shifted."""
     sizes = {"player": program.max_players, "space": len(program.space_ids),
              "group": len(program.group_ids), "card": len(program.card_ids),
@@ -126,20 +146,21 @@ def _queries(program: ir.Program) -> set[str]:
     comes again before what it read has changed."""
     exprs = [n for f in program.functions for n in body_exprs(f.body)]
     exprs += [n for a in program.aggregates
-              for e in (*domain_exprs(a.domain), a.where, a.value) for n in walk_expr(e)]
+              for e in (*domain_exprs(a.domain), a.where, a.value, a.guard)
+              for n in walk_expr(e)]
     return {n.function for n in exprs if isinstance(n, ir.CallProc)}
 
 
 def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
     """Give each qualifying aggregate a memo: its slots and the counters it reads."""
-    reads = _ReadSets(program)
+    reads = ReadSets(program)
     queries = _queries(program)
     base = 0
     aggregates = []
     for a in program.aggregates:
         depends = reads.of(a.name) if a.name in queries else None
-        dims = [_dimension(t, program) for _, t in a.params]
-        if depends and a.name not in fx.impure and None not in dims:
+        dims = [dimension(t, program) for _, t in a.params]
+        if depends and a.name not in fx.impure and None not in dims and a.counted is None:
             memo = ir.Memo(tuple(sorted(depends)), base, tuple(dims))
             if memo.slots <= MAX_SLOTS:
                 a = dataclasses.replace(a, memo=memo)

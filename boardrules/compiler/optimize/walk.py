@@ -171,6 +171,7 @@ def map_program_exprs(program: ir.Program, fn: ExprFn) -> ir.Program:
     aggregates = tuple(dataclasses.replace(a, domain=map_domain(a.domain, fn),
                                            where=map_expr(a.where, fn),
                                            value=map_expr(a.value, fn),
+                                           guard=map_expr(a.guard, fn),
                                            hoisted=tuple((name, map_expr(e, fn))
                                                          for name, e in a.hoisted))
                        for a in program.aggregates)

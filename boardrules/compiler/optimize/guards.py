@@ -1,0 +1,82 @@
+"""Guard an aggregate that windows ask with the memoized part of its filter.
+
+`best(s.price for s in others' spaces where completes_group(p, s) and p.cash - s.price
+>= reserve)` reads cash, so it cannot be memoized, and in a window of play the default
+strategy asks it of every player, window after window. Most of the time no space
+passes the part of the filter that reads only counters (`completes_group(p, s)`):
+the aggregate then has nothing to find, whatever the cash. This pass lifts that part
+into an aggregate of its own, `any(s in the same domain where that part)`, which the
+memoize pass keeps until a counter it reads changes, and tests it first: when it is
+false the aggregate returns its value over no candidates (0, false, true for `all`,
+none for `best`) without a scan.
+
+Only for the aggregates a window may ask (outside windows a question is asked about
+once for every change of what it reads, and the lifted part would be worked out
+again each time), when every conjunct of the filter is pure and safe (skipping
+them is then unobservable) and the lifted part would be memoized (it reads a
+counter and nothing volatile; its parameters have bounded slots).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .. import ir
+from ..diagnostics import Reporter
+from .conjuncts import chain_of, chained
+from .effects import Effects, callees, program_code
+from .memo import MAX_SLOTS, ReadSets, dimension
+from .walk import walk_expr
+
+
+def _candidates(a: ir.Aggregate, stable: list[ir.Expr]) -> ir.Aggregate:
+    return ir.Aggregate(f"{a.name}_has_candidates", "any", a.params, a.var, a.domain,
+                        chained(stable, "and"), None, ir.BOOL, a.span)
+
+
+def _guarded(a: ir.Aggregate, program: ir.Program, fx: Effects,
+             reads: ReadSets) -> tuple[ir.Aggregate, ir.Aggregate | None]:
+    """The aggregate with its guard, and the guard's aggregate (or as it was, and None)."""
+    if a.where is None or a.counted is not None or reads.of(a.name) is not None:
+        return a, None  # nothing to split, or answered from counts, or memoized itself
+    conjuncts = chain_of(a.where, "and")
+    if not all(fx.expr_is_clean(c) for c in conjuncts):
+        return a, None
+    stable = [c for c in conjuncts if not any(isinstance(n, ir.Hoisted) for n in walk_expr(c))
+              and reads.expr(c) is not None]
+    if not stable:
+        return a, None
+    guard = _candidates(a, stable)
+    depends = reads.with_aggregate(guard).of(guard.name)
+    dims = tuple(dimension(t, program) for _, t in a.params)
+    if not depends or None in dims or ir.Memo((), 0, dims).slots > MAX_SLOTS:
+        return a, None
+    call = ir.CallProc(ir.BOOL, guard.name, tuple(ir.Local(t, name) for name, t in a.params))
+    return dataclasses.replace(a, guard=call), guard
+
+
+def asked_in_windows(program: ir.Program) -> set[str]:
+    """The generated functions that the functions holding a window may call, directly or
+    not (the whole function, not only its window: a safe overestimate)."""
+    code = program_code(program)
+    reached = {name for name, c in code.items() if any(
+        isinstance(n, ir.KernelCall) and n.function == "k_window_open" for n in c.exprs)}
+    stack = list(reached)
+    while stack:
+        for callee in callees(code[stack.pop()].exprs):
+            if callee in code and callee not in reached:
+                reached.add(callee)
+                stack.append(callee)
+    return reached
+
+
+def guard_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
+    """Give each aggregate that windows ask, whose filter has a memoizable part, a guard
+    that tests that part."""
+    reads = ReadSets(program)
+    asked = asked_in_windows(program)
+    aggregates: list[ir.Aggregate] = []
+    for a in program.aggregates:
+        guarded, guard = _guarded(a, program, fx, reads) if a.name in asked else (a, None)
+        aggregates += [guarded] if guard is None else [guard, guarded]
+    return dataclasses.replace(program, aggregates=tuple(aggregates))
