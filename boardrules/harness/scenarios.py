@@ -116,6 +116,7 @@ def play(layer: ModuleType, scenario: ir.Scenario) -> tuple[bool, list[str]]:
         try:
             if st.kind == "given":
                 getattr(steps, st.function)(*seats)
+                game.settle()  # an `end turn` reached there ends the block, not later steps
             elif st.kind == "dice":
                 game.script_rolls(st.values, st.masks or None)
                 script.dice(st)

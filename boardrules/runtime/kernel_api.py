@@ -14,6 +14,12 @@ from .kernel_support import *  # noqa: F403
 class KernelApi(Primitives):
     """The kernel, and what Python calls on it between turns."""
 
+    def settle(self) -> None:
+        """After rules code called from Python (a scenario's `given` block): an `end turn`
+        it reached is done, as when the rules return to the game loop, and an `end game`
+        ends the game; the steps after it run as usual."""
+        self.settle_unwinding()
+
     def play_turn(self, p: int) -> None:
         """Play one turn of seat p now, out of the normal order (scenarios)."""
         self.start()

@@ -164,3 +164,35 @@ def test_the_proxy_knows_every_kernel_array_the_macros_use():
     assert reflection.KERNEL_ARRAYS == (set(codegen.KERNEL_ARRAYS.values())
                                         | set(codegen.KERNEL_READ_ONLY))
     assert set(codegen.KERNEL_ARRAY_SIZE) == set(codegen.KERNEL_ARRAYS.values())
+
+
+ENDING_GIVEN = """
+proc count_and_rest(p: player, rest: bool) {
+  p.passed += 1
+  if rest {
+    end turn
+  }
+}
+scenario "a given block that ends the turn ends there, and the next steps run" for toll {
+  players 3
+  given {
+    count_and_rest(p1, true)
+    p2.passed = 5
+  }
+  given {
+    count_and_rest(p3, false)
+    p3.passed += 10
+  }
+  expect p1.passed == 1
+  expect p2.passed == 0
+  expect p3.passed == 11
+}
+"""
+
+
+@pytest.mark.parametrize("backend", ["interpreted", "compiled"])
+def test_an_end_turn_in_a_given_block_ends_that_block_only(tmp_path, backend):
+    compilation = compile_rules(_edition(tmp_path, ENDING_GIVEN))
+    (case,) = [c for c in cases(compilation) if c.title.startswith("a given block")]
+    outcome = run_case(compilation, case, backend)
+    assert outcome.passed, outcome.message
