@@ -76,22 +76,29 @@ class Baseline:
 
     def take_notes(self) -> None:
         """Match the rules' `equivalent "..." because "..."` notes with the mutants."""
-        notes = {note_key(n.mutant): n for n in self.checked.symbols.equivalents}
-        used = set()
-        for m in self.mutants:
-            key = next((k for k in (m.located_key, m.context_key) if k in notes), m.key)
-            note = notes.get(key)
-            if note is not None:
-                self.noted[m.id] = f"{note.reason} ({Path(note.span.path).name}:{note.span.line})"
-                used.add(key)
-        self.stale = [f"{Path(n.span.path).name}:{n.span.line}: {n.mutant}"
-                      for key, n in notes.items() if key not in used]
+        self.noted, self.stale = match_notes(self.checked, self.mutants)
 
     def order(self, mutant: Mutant) -> list[ir.Scenario]:
         """The scenarios of the units the mutant counts for first, then the others."""
         mine = set(mutant.units) | {mutant.origin.split(" ", 1)[-1]}
         return ([s for s in self.scenarios if s.target in mine]
                 + [s for s in self.scenarios if s.target not in mine])
+
+
+def match_notes(checked: Compilation, found: list[Mutant]) -> tuple[dict[int, str], list[str]]:
+    """The reason of each mutant an `equivalent` note names (by id), and the notes that name
+    no mutant (stale: a note naming a line moves off its mutant when lines are added above)."""
+    notes = {note_key(n.mutant): n for n in checked.symbols.equivalents}
+    noted, used = {}, set()
+    for m in found:
+        key = next((k for k in (m.located_key, m.context_key) if k in notes), m.key)
+        note = notes.get(key)
+        if note is not None:
+            noted[m.id] = f"{note.reason} ({Path(note.span.path).name}:{note.span.line})"
+            used.add(key)
+    stale = [f"{Path(n.span.path).name}:{n.span.line}: {n.mutant}"
+             for key, n in notes.items() if key not in used]
+    return noted, stale
 
 
 @dataclass

@@ -8,12 +8,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from boardrules.cli import main
+from boardrules.compiler.mutations import mutants
+from boardrules.compiler.pipeline import compile_rules
 from boardrules.harness.coverage import Report, apply_mutation, coverage
 from boardrules.harness.coverage_html import render_html as render_coverage
-from boardrules.harness.mutate import mutate, run_mutants
+from boardrules.harness.mutate import match_notes, mutate, run_mutants
 from boardrules.harness.mutation_report import format_report, render_html, summary
 from boardrules.harness.scenarios import run_edition
+from boardrules.runtime.loader import resolve_edition
 
 ROOT = Path(__file__).resolve().parents[2]
 EDITION = ROOT / "tests" / "editions" / "mutation_demo" / "mutation_demo.rules"
@@ -153,3 +158,12 @@ def test_the_command_line(tmp_path, capsys):
     assert main(["mutate", str(EDITION), "--budget", "2", "--time", "5"]) == 2
     assert main(["coverage", str(EDITION), "--mutation", str(tmp_path / "none.json")]) == 2
     assert "cannot read mutation results" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("edition", ["disney_theme_park", "super_mario_celebration",
+                                     "animal_crossing", "builder"])
+def test_every_equivalent_note_names_a_mutant(edition):
+    """A note that names a line of the rules moves off its mutant when lines are added above
+    it: the mutant then survives again, and only a mutation run would say so."""
+    checked = compile_rules(resolve_edition(edition), until="check")
+    assert match_notes(checked, mutants(checked))[1] == []
