@@ -1,10 +1,10 @@
 """Pass `nesting`: what code generation and Python can take, checked before them.
 
 The templates render expressions and blocks recursively, and CPython rejects a
-module with more than 200 nested parentheses or 100 levels of indentation. A
-program nested deeper than the limits below is a compile error at its span,
-reported by `check` as well, never a crash of `compile`. Measured without
-recursion, so any depth is reported.
+module with more than 200 nested parentheses, 100 levels of indentation or 20
+loops nested in one function. A program nested deeper than the limits below is a
+compile error at its span, reported by `check` as well, never a crash of
+`compile`. Measured without recursion, so any depth is reported.
 """
 
 from __future__ import annotations
@@ -18,6 +18,9 @@ from .optimize.walk import blocks_of, child_exprs, stmt_exprs
 
 EXPRESSION_DEPTH = 100
 BLOCK_DEPTH = 50
+# CPython rejects a function with more than 20 loops (or try and with blocks) nested in
+# one another ("too many statically nested blocks"): a few are kept to spare.
+LOOP_DEPTH = 15
 
 
 def expression_depth(e: ir.Expr | None) -> int:
@@ -31,14 +34,16 @@ def expression_depth(e: ir.Expr | None) -> int:
     return deepest
 
 
-def _statements(body: tuple[ir.Stmt, ...]) -> Iterator[tuple[ir.Stmt, int]]:
-    """Every statement with the number of blocks it is nested in."""
-    stack = [(s, 1) for s in reversed(body)]
+def _statements(body: tuple[ir.Stmt, ...]) -> Iterator[tuple[ir.Stmt, int, int]]:
+    """Every statement with the number of blocks it is nested in, and the number of loops
+    it makes with those around it."""
+    stack = [(s, 1, 0) for s in reversed(body)]
     while stack:
-        s, depth = stack.pop()
-        yield s, depth
+        s, depth, loops = stack.pop()
+        loops += isinstance(s, ir.While | ir.Loop)
+        yield s, depth, loops
         for block in blocks_of(s):
-            stack.extend((inner, depth + 1) for inner in reversed(block))
+            stack.extend((inner, depth + 1, loops) for inner in reversed(block))
 
 
 def check_nesting(program: ir.Program, reporter: Reporter) -> None:
@@ -50,9 +55,11 @@ def check_nesting(program: ir.Program, reporter: Reporter) -> None:
 
     for f in (*program.functions, *program.scenario_functions):
         expressions(f.span, f.guard)
-        for s, depth in _statements(f.body):
-            if depth > BLOCK_DEPTH:
-                reporter.error(s.span, f"blocks nested more than {BLOCK_DEPTH} deep",
+        for s, depth, loops in _statements(f.body):
+            if depth > BLOCK_DEPTH or loops > LOOP_DEPTH:
+                reporter.error(s.span, f"blocks nested more than {BLOCK_DEPTH} deep"
+                               if depth > BLOCK_DEPTH else
+                               f"loops nested more than {LOOP_DEPTH} deep",
                                "move the inner blocks into a procedure", code=ErrorCode.TOO_DEEP)
                 break
             expressions(s.span, *stmt_exprs(s))

@@ -299,9 +299,14 @@ class Kernel:
     @cython.cfunc
     @cython.exceptval(-1)
     def k_span(self, low: cython.longlong, high: cython.longlong) -> cython.int:
-        """The loop guard, before a loop over [low, high) that might not finish."""
+        """The loop guard, before a loop over [low, high) that may be long: its length
+        counts in the turn's rounds, as tick's, so that nested loops cannot run for ever."""
         if high - low > LOOP_LIMIT:
             raise RuleError(f"a loop over {high - low} values: more than {LOOP_LIMIT} rounds")
+        if high > low:
+            self.rounds += high - low
+            if self.rounds > LOOP_LIMIT:
+                raise RuleError(f"loops ran more than {LOOP_LIMIT} rounds in one turn")
         return 0
 
     @cython.cfunc

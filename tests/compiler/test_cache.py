@@ -194,6 +194,15 @@ def _play_code(edition: Path) -> str:
             f"game.play(20)\nprint(game.turn, game.players_cash())\n")
 
 
+
+@pytest.mark.skipif(not HAS_CC, reason="needs a C compiler")
+def test_a_published_entry_is_readable_by_all(built_tiny):
+    """mkdtemp's mode 0700 once stayed on the published folder."""
+    root, _ = built_tiny
+    (entry,) = [p for p in (root / "cache").iterdir() if p.is_dir() and p.name.startswith("br_")]
+    assert entry.stat().st_mode & 0o777 == 0o755
+    assert not [p.name for p in (root / "cache").iterdir() if p.name.startswith(".br_")]
+
 @pytest.mark.skipif(not HAS_CC, reason="needs a C compiler")
 @pytest.mark.parametrize("damage", ["truncate the extension", "truncate the source"])
 def test_a_damaged_cache_entry_is_rebuilt(tmp_path, built_tiny, damage):

@@ -76,6 +76,7 @@ CASES = [
     (3, -7, 2, None),  # floor division, as Python's
     (4, 100_000, 0, "integer overflow: 5000050000"),  # a sum over a large range
     (4, 1000, 0, None),
+    (4, 2_000_000_000, 0, "more than 1000000 rounds"),  # the loop guard covers aggregates
     (5, INT_MAX - 1, 0, "more than 1000000 rounds"),  # a loop too long to finish
     (6, 2**30, 0, None),  # exact comparison: 4 * 2**30 > 3 * 2**30 though neither fits
     (7, 50_000, 70_000, "integer overflow"),  # a product of products is checked

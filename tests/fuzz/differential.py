@@ -10,6 +10,8 @@ location.
 
 from __future__ import annotations
 
+import signal
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -90,15 +92,50 @@ class Report:
     divergences: list[str] = field(default_factory=list)
 
 
+class TooLong(BaseException):
+    """An interpreted run took longer than compare's `limit` (not an Exception: the
+    generated code and outcome() catch those)."""
+
+
+@contextmanager
+def time_limit(seconds: float | None):
+    """Interrupt what runs inside after `seconds` (Python code only: the C extension cannot
+    be interrupted, so the interpreted backend runs first, under the limit)."""
+    if not seconds:
+        yield
+        return
+
+    def interrupt(*_) -> None:
+        raise TooLong()
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def compare(batch: Batch, inputs: tuple = INPUTS, seeds: tuple = SEEDS,
-            policies: tuple = POLICIES) -> Report:
-    """Run every program of the batch with every input, seed and policy on both backends."""
+            policies: tuple = POLICIES, limit: float | None = None) -> Report:
+    """Run every program of the batch with every input, seed and policy on both backends;
+    an interpreted run longer than `limit` seconds is a finding (a turn that never ends)."""
     assert batch.modules is not None
     report = Report()
     for k in batch.programs:
         for i, args in enumerate(inputs):
             seed, policy = seeds[i % len(seeds)], policies[(i // len(seeds)) % len(policies)]
-            interpreted, compiled = (outcome(m, k, args, seed, policy) for m in batch.modules)
+            try:
+                with time_limit(limit):
+                    interpreted = outcome(batch.modules[0], k, args, seed, policy)
+            except TooLong:
+                report.divergences.append(
+                    f"program {k} (inputs {args}, seed {seed}, {policy} policy) in "
+                    f"{batch.path}: no end after {limit} s interpreted\n"
+                    + batch.texts.get(k, ""))
+                continue
+            compiled = outcome(batch.modules[1], k, args, seed, policy)
             report.runs += 1
             report.errors += interpreted[0] is not None
             if interpreted != compiled:

@@ -29,6 +29,10 @@ INT64: Interval = (-(2**63), 2**63 - 1)
 SMALL: Interval = (-1, 2**16)  # entities and enum members (-1 is none)
 BOOL: Interval = (0, 1)
 LOOP_LIMIT = kernel_constants("LOOP_LIMIT")["LOOP_LIMIT"]  # more rounds: a rules error
+# A range that may have more values than this is counted in the turn's loop rounds (each
+# loop of a nest may stay under LOOP_LIMIT while the nest runs for ever); one of entities
+# (at most a kernel capacity) is not.
+UNCOUNTED_SPAN = 1024
 NARROW = "narrow"
 # kernel primitives that compute on their arguments rather than keep them
 COMPUTING = frozenset({"min", "max", "abs", NARROW})
@@ -208,13 +212,14 @@ class _Narrowing:
         return s
 
     def domain(self, d: ir.Domain | None) -> ir.Domain | None:
-        """A range's bounds are kept; one that may be too long to finish is guarded."""
+        """A range's bounds are kept; one that may be long is guarded: its length counts in
+        the turn's loop rounds."""
         if d is None:
             return None
         d = dataclasses.replace(d, low=self.narrow(d.low), high=self.narrow(d.high))
         (low, _), (_, high) = self.ranges.of(d.low), self.ranges.of(d.high)
         return dataclasses.replace(d, guarded=d.kind == "range" and not d.index
-                                   and high - low > LOOP_LIMIT)
+                                   and high - low > UNCOUNTED_SPAN)
 
     def aggregate(self, a: ir.Aggregate) -> ir.Aggregate:
         value = self.narrow(a.value)
