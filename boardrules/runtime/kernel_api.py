@@ -14,6 +14,10 @@ from .kernel_support import *  # noqa: F403
 class KernelApi(Primitives):
     """The kernel, and what Python calls on it between turns."""
 
+    def __reduce__(self):
+        """A game is copied with copy(), never pickled: the same error on both backends."""
+        raise TypeError("a Game cannot be pickled: copy it with copy()")
+
     def settle(self) -> None:
         """After rules code called from Python (a scenario's `given` block): an `end turn`
         it reached is done, as when the rules return to the game loop, and an `end game`
