@@ -156,10 +156,15 @@ def publish_source(artifact: Artifact, code: str) -> Artifact:
     """Put generated code into the cache under the artifact's name, unless it is there
     (also how a Ray worker receives a module generated on the driver's machine)."""
     if not verified(artifact.source):
-        discard(artifact.source, artifact.extension)  # the extension was built from it
+        # an intact extension was built from this very code (the name is its hash): kept
+        kept = [artifact.extension] if verified(artifact.extension) else []
 
         def write(tmp: Path) -> None:
             seal(tmp / artifact.source.name, code.encode())
+            for path in kept:
+                for part in (path, path.with_name(path.name + ".sum")):
+                    shutil.copy2(part, tmp / part.name)
+        discard(artifact.source, *([] if kept else [artifact.extension]))
         _publish(artifact, write, replace_existing_dir=True)
     return artifact
 

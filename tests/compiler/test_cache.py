@@ -221,10 +221,13 @@ def test_a_damaged_cache_entry_is_rebuilt(tmp_path, built_tiny, damage):
     else:
         source = next(entry.glob("*.py"))
         source.write_text(source.read_text()[:5000])
+    built = {p.name: p.stat().st_mtime_ns for p in entry.glob("*.so")}
     process = run_python(_play_code(edition), env, tmp_path)
     again, err = process.communicate(timeout=600)
     assert process.returncode == 0, err
     assert again == first
+    if damage == "truncate the source":  # the intact extension, built from that code, kept
+        assert {p.name: p.stat().st_mtime_ns for p in entry.glob("*.so")} == built
 
 
 def test_cache_clean_removes_every_entry_and_stale_builds(tmp_path):
