@@ -10,6 +10,7 @@ from .diagnostics import Span, did_you_mean
 from .error_codes import ErrorCode
 from .expressions import fold
 from .ir import VOID, Type
+from .optimize.fold import INT_MAX, INT_MIN
 from .primitives import ERROR, assignable
 from .scope import Scope, declared_locals
 from .symbols import resolve_type
@@ -70,6 +71,10 @@ class LayoutLowering:
             value: tuple[int, Type] = (0, declared)
         else:
             value = self.constant(expr, declared, variant=name)
+            if not INT_MIN <= value[0] <= INT_MAX:  # where the param is given, found by check
+                self.report.error(expr.span, f"the constant {value[0]} is outside the integer "
+                                  f"range ({INT_MIN} to {INT_MAX})",
+                                  code=ErrorCode.CONSTANT_OUT_OF_RANGE)
         self._evaluating.discard(name)
         self.param_values[name] = (value[0], declared)
         return self.param_values[name]
