@@ -6,8 +6,9 @@ from __future__ import annotations
 from . import ast, ir
 from .diagnostics import Span, did_you_mean
 from .error_codes import ErrorCode
-from .expressions import _narrow
+from .expressions import _narrow, fold
 from .ir import BOOL, INT, VOID, Type
+from .optimize.fold import INT_MAX
 from .primitives import ERROR
 from .scope import Scope
 from .symbols import article, resolve_type
@@ -279,6 +280,12 @@ class StatementLowering:
                 low, high = self.expr(d.low, scope), self.expr(d.high, scope)
                 self._expect(low.type, INT, d.low.span)
                 self._expect(high.type, INT, d.high.span)
+                last = fold(high)
+                if last is not None and last >= INT_MAX:  # its end, one past the last value
+                    self.report.error(d.high.span, f"a range up to {last} counts past the "
+                                      f"largest integer ({INT_MAX})",
+                                      code=ErrorCode.CONSTANT_OUT_OF_RANGE)
+                    return ir.Domain("range", low, low), INT
                 return ir.Domain("range", low, ir.Binary(INT, "+", high, ir.Const(INT, 1))), INT
         raise AssertionError(d.kind)
 

@@ -116,10 +116,12 @@ def test_a_constant_out_of_range_is_a_compile_error(editions):
     located = editions.located("param big: int = 2000000000 * 2\n"
                                "rule r { on turn(p: player) { pay(bank, p, big) } }\n")
     assert located == [(E.CONSTANT_OUT_OF_RANGE.code, 13, 18)], located
-    located = editions.located("rule r { on turn(p: player) {\n"
-                               "  for i in 0 to 2147483647 { move(p, 1) } } }\n",
-                               until="codegen")
-    assert (E.CONSTANT_OUT_OF_RANGE.code, 14, 3) in located, located
+    # a range to the largest integer: at its end, by check, in the user's own number
+    errors = editions.diagnostics("rule r { on turn(p: player) {\n"
+                                  "  for i in 0 to 2147483647 { move(p, 1) } } }\n")
+    assert [(d.code, d.span.line, d.span.column) for d in errors] == [
+        (E.CONSTANT_OUT_OF_RANGE.code, 14, 17)]
+    assert "a range up to 2147483647 counts past the largest integer" in errors[0].message
 
 
 def test_a_python_policy_answer_must_fit_in_32_bits(modules):
