@@ -25,15 +25,7 @@ from .. import ir
 from ..diagnostics import Reporter
 from .conjuncts import chain_of
 from .effects import Effects
-from .walk import walk_expr
-
-
-def _own(e: ir.Expr, var: str) -> bool:
-    return isinstance(e, ir.Local) and e.name == var
-
-
-def _free_of(e: ir.Expr, var: str) -> bool:
-    return not any(_own(n, var) for n in walk_expr(e))
+from .index import field_of, key_ok, sides
 
 
 class _Shapes:
@@ -48,20 +40,18 @@ class _Shapes:
     def equality(self, c: ir.Expr, var: str) -> tuple[str, str, ir.Expr] | None:
         """`t.f == k` as ("table", f, k), `t.c == v` as ("counter", c, v), `t != x` as
         ("other", "", x); None for any other conjunct."""
-        if not isinstance(c, ir.Binary) or c.op not in ("==", "!="):
-            return None
-        for side, other in ((c.left, c.right), (c.right, c.left)):
-            if not (_free_of(other, var) and self.fx.expr_is_clean(other)):
-                continue
-            if c.op == "!=" and _own(side, var):
+        for side, other in sides(c, "!="):
+            if isinstance(side, ir.Local) and side.name == var and key_ok(other, var, self.fx):
                 return "other", "", other
-            if c.op != "==" or not (isinstance(side, ir.State | ir.Table) and _own(side.entity, var)
-                                    and side.element is None):
+        for side, other in sides(c, "=="):
+            if not key_ok(other, var, self.fx):
                 continue
-            if isinstance(side, ir.Table) and side.stride == 1:
-                return "table", side.table, other
-            if isinstance(side, ir.State) and not side.checked \
-                    and side.array in self.index_of_counter:
+            table = field_of(side, var)
+            if table:
+                return "table", table, other
+            if (isinstance(side, ir.State) and side.array in self.index_of_counter
+                    and not side.checked and side.element is None
+                    and isinstance(side.entity, ir.Local) and side.entity.name == var):
                 return "counter", side.array, other
         return None
 

@@ -38,12 +38,28 @@ def _join(conjuncts: list[ir.Expr]) -> ir.Expr | None:
     return chained(conjuncts, "and") if conjuncts else None
 
 
-def _sides(c: ir.Expr, op: str) -> tuple[tuple[ir.Expr, ir.Expr], ...]:
+def sides(c: ir.Expr, op: str) -> tuple[tuple[ir.Expr, ir.Expr], ...]:
     """`a == b` (or the `op` given) read both ways, as (side, other side); nothing for
     another conjunct."""
     if isinstance(c, ir.Binary) and c.op == op:
         return ((c.left, c.right), (c.right, c.left))
     return ()
+
+
+def field_of(e: ir.Expr, var: str, kind: str = "value") -> str | None:
+    """The table name when e reads a one-value field of the loop variable itself (a flag
+    when `kind` is bool, any other value otherwise)."""
+    if (isinstance(e, ir.Table) and e.stride == 1 and e.element is None
+            and isinstance(e.entity, ir.Local) and e.entity.name == var
+            and not e.entity.type.optional and (e.type.name == "bool") == (kind == "bool")):
+        return e.table
+    return None
+
+
+def key_ok(key: ir.Expr, var: str, fx: Effects) -> bool:
+    """A key an index may look up: pure and safe, and free of the loop variable."""
+    return fx.expr_is_clean(key) and not any(
+        isinstance(n, ir.Local) and n.name == var for n in walk_expr(key))
 
 
 def _is_none(e: ir.Expr) -> bool:
@@ -81,10 +97,10 @@ class Indexer:
             return None
 
         def match(c: ir.Expr) -> tuple[str, ir.Expr] | None:
-            for side, key in _sides(c, "=="):
+            for side, key in sides(c, "=="):
                 found = self._counter_of(side, var)
                 if found and domain.high == ir.Const(ir.INT, self.entities[found.owner]) \
-                        and self._key_ok(key, var):
+                        and key_ok(key, var, self.fx):
                     return self._counter_index(found).name, key
             return None
 
@@ -101,11 +117,11 @@ class Indexer:
         for c in conjuncts:
             if not self.fx.expr_is_clean(c) or is_none_test(c):
                 break
-            for side, key in _sides(c, "!="):
+            for side, key in sides(c, "!="):
                 found = self._counter_of(side, var)
                 if found and (counter is None or found == counter) and found.type.optional \
                         and domain.high == ir.Const(ir.INT, self.entities[found.owner]) \
-                        and self._key_ok(key, var):
+                        and key_ok(key, var, self.fx):
                     counter = found
                     excluded.append(key)
                     used.append(c)
@@ -147,15 +163,6 @@ class Indexer:
                 f"vx_{c.name}", c.name, offset, count - offset, self.entities[c.owner])
         return self.counter_indexes[c.name]
 
-    def _field_of(self, e: ir.Expr, var: str, kind: str = "value") -> str | None:
-        """The table name when e reads a one-value field of the loop variable itself (a flag
-        when `kind` is bool, any other value otherwise)."""
-        if (isinstance(e, ir.Table) and e.stride == 1 and e.element is None
-                and isinstance(e.entity, ir.Local) and e.entity.name == var
-                and not e.entity.type.optional and (e.type.name == "bool") == (kind == "bool")):
-            return e.table
-        return None
-
     def rewrite(self, var: str, domain: ir.Domain, where: ir.Expr | None
                 ) -> tuple[ir.Domain, ir.Expr | None]:
         if domain.kind != "range" or domain.index or not (
@@ -163,21 +170,17 @@ class Indexer:
             return domain, where
 
         def match(c: ir.Expr) -> tuple[str, ir.Expr] | None:
-            flag = self._field_of(c, var, "bool")  # `x.flag`: the members whose flag is set
+            flag = field_of(c, var, "bool")  # `x.flag`: the members whose flag is set
             if flag:
                 return self._index(flag, domain.low.value, domain.high.value).name, \
                     ir.Const(ir.INT, 1)
-            for side, key in _sides(c, "=="):
-                table = self._field_of(side, var)
-                if table and self._key_ok(key, var):
+            for side, key in sides(c, "=="):
+                table = field_of(side, var)
+                if table and key_ok(key, var, self.fx):
                     return self._index(table, domain.low.value, domain.high.value).name, key
             return None
 
         return self._pick(domain, where, match) or (domain, where)
-
-    def _key_ok(self, key: ir.Expr, var: str) -> bool:
-        return self.fx.expr_is_clean(key) and not any(
-            isinstance(n, ir.Local) and n.name == var for n in walk_expr(key))
 
     def _index(self, table: str, low: int, high: int) -> ir.Index:
         found = self.indexes.get((table, low, high))
