@@ -114,8 +114,7 @@ def check_capacity(program: ir.Program) -> list[str]:
         "cards": len(program.card_ids), "decks": len(program.decks), "dice": len(program.dice),
         "faces": max((len(d.faces) for d in program.dice), default=0),
         "rules": len(program.rules), "cells": program.cell_count,
-        "windows": len({e.args[0] for f in program.functions for e in body_exprs(f.body)
-                        if isinstance(e, ir.KernelCall) and e.function == "k_close_window"}),
+        "windows": len(window_sites(program)),
     }
     for what, size in sizes.items():
         if size > CAPACITY[what]:
@@ -227,7 +226,7 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
         "indexed_counters": {ix.counter: ix for ix in program.counter_indexes},
         "describe": ir_text.aggregate,
         "versioned": _versioned(program),
-        "counts_changes": _counts_changes(program),
+        "counts_changes": bool(window_sites(program)),
         "wide": Ranges(program).wide,
         **order_context(effects),
     }
@@ -238,11 +237,12 @@ def _versioned(program: ir.Program) -> list[str]:
     return sorted({array for a in program.aggregates if a.memo for array in a.memo.reads})
 
 
-def _counts_changes(program: ir.Program) -> bool:
-    """Whether a window reads how often the game changed: only then does every counter
-    write count itself (payments, moves and cards are counted by the kernel anyway)."""
-    return any(isinstance(e, ir.KernelCall) and e.function == "k_changes"
-               for f in program.functions for e in body_exprs(f.body))
+def window_sites(program: ir.Program) -> set[ir.Expr]:
+    """The numbers of the program's windows (each closes with k_close_window). Only when
+    there is one does every counter write count itself in k_changes: payments, moves and
+    cards are counted by the kernel anyway."""
+    return {e.args[0] for f in program.functions for e in body_exprs(f.body)
+            if isinstance(e, ir.KernelCall) and e.function == "k_close_window"}
 
 
 def generate(program: ir.Program, source_name: str, effects: Effects | None = None) -> str:

@@ -157,12 +157,12 @@ class Primitives(Kernel):
     def k_window_open(self, site: cython.int) -> cython.bint:
         """Whether the window at this site has something new to offer: the game changed
         since it last closed with every player passing (else they would pass again)."""
-        return self.window_closed[site] != self.changes + self.moves
+        return self.window_closed[site] != self.k_changes()
 
     @cython.cfunc
     @cython.exceptval(check=False)
     def k_close_window(self, site: cython.int) -> cython.int:
-        self.window_closed[site] = self.changes + self.moves
+        self.window_closed[site] = self.k_changes()
         return 0
 
     @cython.cfunc

@@ -46,11 +46,14 @@ def _guarded(a: ir.Aggregate, program: ir.Program, fx: Effects,
               and reads.expr(c) is not None]
     if not stable:
         return a, None
-    guard = _candidates(a, stable)
-    depends = reads.with_aggregate(guard).of(guard.name)
+    walked = reads.domain(a.domain)
+    if walked is None:
+        return a, None
+    depends = walked.union(*(reads.expr(c) for c in stable))  # what the guard's any() reads
     dims = tuple(dimension(t, program) for _, t in a.params)
     if not depends or None in dims or ir.Memo((), 0, dims).slots > MAX_SLOTS:
         return a, None
+    guard = _candidates(a, stable)
     call = ir.CallProc(ir.BOOL, guard.name, tuple(ir.Local(t, name) for name, t in a.params))
     return dataclasses.replace(a, guard=call), guard
 

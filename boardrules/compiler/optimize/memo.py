@@ -80,18 +80,17 @@ class ReadSets:
                 pass
         return self.known[name]
 
-    def with_aggregate(self, a: ir.Aggregate) -> ReadSets:
-        """These read sets, knowing one more aggregate (one a pass is about to add)."""
-        known = ReadSets.__new__(ReadSets)
-        known.functions, known.counter_of_index = self.functions, self.counter_of_index
-        known.aggregates = {**self.aggregates, a.name: a}
-        known.known = dict(self.known)
-        return known
-
     def expr(self, e: ir.Expr) -> frozenset[str] | None:
         """What an expression reads, or None when it reads something volatile."""
         try:
             return frozenset(self._nodes(walk_expr(e)))
+        except _Volatile:
+            return None
+
+    def domain(self, d: ir.Domain) -> frozenset[str] | None:
+        """What walking a domain reads, or None when it reads something volatile."""
+        try:
+            return frozenset(self._domain(d))
         except _Volatile:
             return None
 
