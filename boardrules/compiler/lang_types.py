@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 ENTITY_TYPES = ("player", "space", "group", "card", "cell")
+# the integers of the language: 32 bits, alike on both backends (docs/language.md, section 23)
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 
 
 @dataclass(frozen=True)

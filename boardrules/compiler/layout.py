@@ -10,7 +10,7 @@ from .diagnostics import Span, did_you_mean
 from .error_codes import ErrorCode
 from .expressions import fold
 from .ir import VOID, Type
-from .optimize.fold import INT_MAX, INT_MIN
+from .lang_types import INT_MAX, INT_MIN
 from .primitives import ERROR, assignable
 from .scope import Scope, declared_locals
 from .symbols import resolve_type

@@ -21,6 +21,7 @@ from lark.visitors import Transformer_NonRecursive
 from . import ast
 from .diagnostics import CompileError, Diagnostic, Span, error_at
 from .error_codes import ErrorCode
+from .lang_types import INT_MAX
 from .syntax_errors import syntax_diagnostic
 
 
@@ -33,8 +34,6 @@ def lalr_parser() -> Lark:
                 cache=True)
 
 
-# Integers are C ints in the generated module.
-_INT_MAX = 2**31 - 1
 # `faces A to B` is expanded here, one literal per face; the kernel's (much smaller)
 # capacity is checked after type checking, this only keeps the expansion sane.
 _MAX_RANGE_FACES = 1000
@@ -119,10 +118,10 @@ def _unquote(token: Token, path: str) -> str:
 
 def _int(token: Token, path: str) -> int:
     value = int(token)
-    if value > _INT_MAX:
+    if value > INT_MAX:
         raise _SourceError(
             _token_span(path, token), f"number too large: {token}",
-            f"the largest number is {_INT_MAX}",
+            f"the largest number is {INT_MAX}",
             code=ErrorCode.NUMBER_TOO_LARGE,
         )
     return value

@@ -8,7 +8,7 @@ from .diagnostics import Span, did_you_mean
 from .error_codes import ErrorCode
 from .expressions import _narrow, fold
 from .ir import BOOL, INT, VOID, Type
-from .optimize.fold import INT_MAX
+from .lang_types import INT_MAX
 from .primitives import ERROR
 from .scope import Scope
 from .symbols import article, resolve_type

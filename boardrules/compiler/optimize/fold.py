@@ -13,10 +13,9 @@ import dataclasses
 
 from .. import ir
 from ..diagnostics import Reporter, Span
+from ..lang_types import INT_MAX, INT_MIN
 from .effects import Effects
 from .walk import map_expr, map_stmt_exprs
-
-INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 
 _ARITHMETIC = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
                "//": lambda a, b: a // b, "%": lambda a, b: a % b}

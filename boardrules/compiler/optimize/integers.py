@@ -20,11 +20,12 @@ import dataclasses
 from .. import ir
 from ..diagnostics import Reporter
 from ..kernel_facts import kernel_constants
+from ..lang_types import INT_MAX, INT_MIN
 from .effects import Effects
 from .walk import map_expr, map_program_exprs, map_stmt_exprs, walk_expr, walk_stmts
 
 Interval = tuple[int, int]
-INT32: Interval = (-(2**31), 2**31 - 1)
+INT32: Interval = (INT_MIN, INT_MAX)
 INT64: Interval = (-(2**63), 2**63 - 1)
 SMALL: Interval = (-1, 2**16)  # entities and enum members (-1 is none)
 BOOL: Interval = (0, 1)
