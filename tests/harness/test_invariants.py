@@ -1,14 +1,8 @@
 """The invariant checker (boardrules/harness/invariants.py): it finds each kind of
 violation in an edition made to break them, and random-policy games of every shipped
-edition keep the invariants that apply to it (issues 11 and 13).
-
-An invariant an edition is known to break (issue 11's rule defects, which are fixed in
-the rules, not here) makes its test an expected failure, with the reason, as long as
-nothing else breaks: any other violation still fails it."""
+edition keep the invariants that apply to it (issues 11 and 13)."""
 
 from __future__ import annotations
-
-from collections import Counter
 
 import pytest
 
@@ -20,15 +14,6 @@ from boardrules.runtime.loader import load_module
 # about 750 turns, Disney's and Animal Crossing's 260, Mario's 40.
 GAMES = {"disney_theme_park": 150, "super_mario_celebration": 300, "animal_crossing": 150,
          "builder": 40}
-KNOWN = {
-    ("disney_theme_park", "even-building"):
-        "issue 11: selling all Castles of a group at once leaves the group unevenly built",
-    # seen with the Short Game and the Time Limit Game (3 and 1 of 3000 games)
-    ("disney_theme_park", "retired-owner"):
-        "issue 11: a bankruptcy inside a bankruptcy leaves deeds with a retired player",
-    ("disney_theme_park", "paid-retired"):
-        "issue 11: ... who then receives rent for them",
-}
 
 BROKEN = """edition "Broken" {
   rulebook "rulebook.txt"
@@ -83,16 +68,10 @@ def test_each_kind_of_violation_is_found(tmp_path):
 
 @pytest.mark.parametrize("edition", sorted(GAMES))
 def test_random_games_keep_the_invariants(edition):
-    """Every invariant that applies holds in every game, and no game fails; a known
-    defect makes the test an expected failure while nothing else breaks."""
+    """Every invariant that applies holds in every game, and no game fails."""
     module = load_module(edition, "compiled")
     games = GAMES[edition]
     found = list(first_per_game(check_games(module, games, 4, seed=13,
                                             policies=["random"] * 4)))
     assert {v.invariant for v in found} <= {*facts(module).applicable, "rules-error"}
-    unknown = [str(v) for v in found if (edition, v.invariant) not in KNOWN]
-    assert not unknown, f"{len(unknown)} violations in {games} games: {unknown[:5]}"
-    known = Counter(v.invariant for v in found)
-    if known:
-        pytest.xfail("; ".join(f"{name} in {n} of {games} games: {KNOWN[edition, name]}"
-                               for name, n in sorted(known.items())))
+    assert not found, f"{len(found)} violations in {games} games: {[str(v) for v in found[:5]]}"
