@@ -55,10 +55,11 @@ class KernelApi(Primitives):
         return {name: list(queue) for name, queue in self.forced.items() if queue}
 
     def exchange_answers(self, queues: dict) -> dict:
-        """Put these forced answers (by decision) in place of the queued ones; give those."""
-        for name in queues:
-            if name not in DECISION_NAMES:
-                raise RuleError(f"no decision named {name!r}")
+        """Put these forced answers (by decision, or by decision and seat as `force_answers`
+        queues them) in place of the queued ones; give those."""
+        for key in queues:
+            if key.split(" by p")[0] not in DECISION_NAMES:
+                raise RuleError(f"no decision named {key!r}")
         old = self.answers_left()
         self.forced = {name: [int(a) for a in queue] for name, queue in queues.items()}
         self.n_forced = sum(len(queue) for queue in self.forced.values())

@@ -135,6 +135,16 @@ SCENARIOS = {
   }
   expect c.landings == 7
 """,
+    "legal answers while one seat's answer is queued": """
+  given { p1.position = c }
+  answer pick by p1 [c]
+  expect legal(pick(p1), a)
+  given {
+    let s = ask pick(p1)
+    s.landings = 7
+  }
+  expect c.landings == 7
+""",
     "an answer the rules refuse": """
   expect legal(pick(p1), b)
 """,
@@ -242,7 +252,8 @@ def test_a_named_face_rolled_by_another_die_fails_by_name(outcomes):
 
 
 def test_scripted_named_faces_and_legal_answers_pass(outcomes):
-    for title in ("the weather after a lucky throw", "legal answers"):
+    for title in ("the weather after a lucky throw", "legal answers",
+                  "legal answers while one seat's answer is queued"):
         passed, message, _ = outcomes[title]
         assert passed, message
 
