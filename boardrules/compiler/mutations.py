@@ -75,9 +75,15 @@ class Mutant:
         """A changed number or comparison named by its enclosing expression on its line
         (`trades.rules:23: proc can_trade: s.price > 0 -> s.price > 1`), when two of one
         line read alike; empty for other mutants."""
+        return note_key(f"{self.where}: {self.context_name}") if self.context[0] else ""
+
+    @property
+    def context_name(self) -> str:
+        """The same without the line (`proc can_trade: s.price > 0 -> s.price > 1`): a note
+        that names a mutant this way stays on it when lines are added above."""
         if not self.context[0]:
             return ""
-        return note_key(f"{self.where}: {self.origin}: {self.context[0]} -> {self.context[1]}")
+        return note_key(f"{self.origin}: {self.context[0]} -> {self.context[1]}")
 
 
 def note_key(text: str) -> str:

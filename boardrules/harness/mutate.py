@@ -91,7 +91,8 @@ def match_notes(checked: Compilation, found: list[Mutant]) -> tuple[dict[int, st
     notes = {note_key(n.mutant): n for n in checked.symbols.equivalents}
     noted, used = {}, set()
     for m in found:
-        key = next((k for k in (m.located_key, m.context_key) if k in notes), m.key)
+        key = next((k for k in (m.located_key, m.context_key, m.context_name) if k in notes),
+                   m.key)
         note = notes.get(key)
         if note is not None:
             noted[m.id] = f"{note.reason} ({Path(note.span.path).name}:{note.span.line})"

@@ -71,7 +71,9 @@ def test_a_changed_number_can_be_named_by_its_enclosing_expression():
     found = mutants(compile_rules(EDITION, until="check"))
     keys = {m.context_key for m in found if m.operator == "const" and m.line == line}
     assert f"mutation_demo.rules:{line}: rule tax: p.cash >= 3 -> p.cash >= 4" in keys
-    assert all(m.context_key == "" for m in found if m.operator not in ("const", "compare"))
+    assert "rule tax: p.cash >= 3 -> p.cash >= 4" in {m.context_name for m in found}
+    assert all(m.context_key == m.context_name == "" for m in found
+               if m.operator not in ("const", "compare"))
 
 
 def test_the_demo_edition_its_mutants_and_their_report(html_problems):
