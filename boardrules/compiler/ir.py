@@ -298,6 +298,7 @@ class Memo:
     reads: tuple[str, ...]  # counters (and card_holder) its value depends on
     base: int  # its first slot in the game's memo table
     dims: tuple[tuple[int, int], ...]  # per parameter: (offset added to the value, size)
+    cash_of: str = ""  # the player parameter whose cash each slot also keeps, if one
 
     @property
     def slots(self) -> int:

@@ -459,6 +459,54 @@ def test_a_memoized_value_follows_every_write(editions):
         assert copy.invoke(owned, (p,)) == expected(p)[0]
 
 
+CASH_MEMO_RULES = DATA + (
+    "proc affordable(p: player) -> int {\n"
+    "  return count(s in spaces where s.owner == none and s.price + s.level <= p.cash)\n}\n"
+    "proc both(p: player, q: player) -> int {\n"
+    "  return count(s in spaces where s.owner == p and s.price <= p.cash + q.cash)\n}\n"
+    "proc spend(p: player, n: int) { pay(p, bank, n) }\n"
+    "proc claim(p: player, s: space) { s.owner = p }\n"
+    "proc raise_level(s: space) { s.level += 1 }\n"
+    "rule r { on turn(p: player) {\n"
+    "  claim(p, s1)\n  raise_level(s1)\n  spend(p, 1)\n"
+    "  move(p, affordable(p) + both(p, p))\n} }\n")
+
+
+def test_an_aggregate_that_reads_its_players_cash_keeps_that_cash_in_its_memo(editions):
+    program = editions.compile(CASH_MEMO_RULES, until="memoize-aggregates").program
+    memos = {a.name.split("_in_proc_")[1]: a.memo for a in program.aggregates}
+    assert memos["affordable"].cash_of == "p"
+    assert memos["affordable"].reads == ("space_level", "space_owner")
+    assert memos["both"] is None  # the cash of two players: not kept
+
+
+def test_a_cash_keyed_memo_follows_every_payment(editions):
+    """The rules' payments do not bump a version: the kept cash tells a stale value."""
+    from boardrules.compiler.codegen import generate
+    from boardrules.compiler.pipeline import compile_rules
+
+    compilation = compile_rules(editions.write(CASH_MEMO_RULES))
+    namespace: dict = {"__name__": "generated_under_test"}
+    exec(compile(generate(compilation.program, "ed.rules"), "<generated>", "exec"), namespace)
+    game = namespace["Game"](2, seed=1)
+    (keyed,) = [a.name for a in compilation.program.aggregates if a.memo and a.memo.cash_of]
+
+    def expected(p: int) -> int:
+        cash = game.players_cash()[p]
+        return sum(game.state_get("c_space_owner", s) == -1
+                   and game.state_get("t_space_price", s) + game.state_get("c_space_level", s)
+                   <= cash for s in range(3))
+
+    game.state_set("cash", 0, 6)
+    for step in range(4):
+        assert game.invoke(keyed, (0,)) == expected(0)
+        game.invoke("proc_spend", (0, 1))
+        assert game.invoke(keyed, (0,)) == expected(0)
+        if step == 2:
+            game.invoke("proc_raise_level", (2,))
+            game.invoke("proc_claim", (1, 0))
+
+
 # ---- count-queries ----------------------------------------------------------------------------
 
 COUNT_RULES = """edition "T" {

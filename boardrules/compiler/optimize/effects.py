@@ -197,3 +197,18 @@ def _recursive(code: dict[str, _Code]) -> set[str]:
                 seen.add(name)
                 stack.extend(graph[name])
     return recursive
+
+
+def asked_in_windows(program: ir.Program) -> set[str]:
+    """The generated functions that the functions holding a window may call, directly or
+    not (the whole function, not only its window: a safe overestimate)."""
+    code = program_code(program)
+    reached = {name for name, c in code.items() if any(
+        isinstance(n, ir.KernelCall) and n.function == "k_window_open" for n in c.exprs)}
+    stack = list(reached)
+    while stack:
+        for callee in callees(code[stack.pop()].exprs):
+            if callee in code and callee not in reached:
+                reached.add(callee)
+                stack.append(callee)
+    return reached

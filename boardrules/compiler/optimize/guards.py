@@ -24,7 +24,7 @@ import dataclasses
 from .. import ir
 from ..diagnostics import Reporter
 from .conjuncts import chain_of, chained
-from .effects import Effects, callees, program_code
+from .effects import Effects, asked_in_windows
 from .memo import MAX_SLOTS, ReadSets, dimension
 from .walk import walk_expr
 
@@ -56,21 +56,6 @@ def _guarded(a: ir.Aggregate, program: ir.Program, fx: Effects,
     guard = _candidates(a, stable)
     call = ir.CallProc(ir.BOOL, guard.name, tuple(ir.Local(t, name) for name, t in a.params))
     return dataclasses.replace(a, guard=call), guard
-
-
-def asked_in_windows(program: ir.Program) -> set[str]:
-    """The generated functions that the functions holding a window may call, directly or
-    not (the whole function, not only its window: a safe overestimate)."""
-    code = program_code(program)
-    reached = {name for name, c in code.items() if any(
-        isinstance(n, ir.KernelCall) and n.function == "k_window_open" for n in c.exprs)}
-    stack = list(reached)
-    while stack:
-        for callee in callees(code[stack.pop()].exprs):
-            if callee in code and callee not in reached:
-                reached.add(callee)
-                stack.append(callee)
-    return reached
 
 
 def guard_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:

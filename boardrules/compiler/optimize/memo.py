@@ -12,6 +12,15 @@ is kept then), not answered from counts (counts.py), reads (directly or through
 what it calls) only counters, declared data and the card holders (not cash,
 positions, who is alive, the turn or the dice), reads at least one counter, and
 its parameters are entities, enums or truth values (a bounded table of slots).
+
+The default strategy's questions also read the asking player's cash (`p.cash -
+s.price >= reserve`), and windows ask them of every player again and again while
+that cash stays the same. Such an aggregate, one that reads the cash of one of its
+parameters (a player, never none) in its own expressions and nothing else volatile,
+keeps that cash in its slot too: a kept value is used only while both the versions
+and the cash are the ones it was computed with. Those are kept when procedures,
+rules or other aggregates ask them, and also when only a decision does, if a
+window may ask it.
 """
 
 from __future__ import annotations
@@ -21,7 +30,7 @@ from collections.abc import Iterable
 
 from .. import ir
 from ..diagnostics import Reporter
-from .effects import Effects
+from .effects import Effects, asked_in_windows
 from .walk import body_exprs, domain_exprs, walk_expr, walk_stmts
 
 HOLDERS = "card_holder"  # the kernel array of who holds each card, versioned by the kernel
@@ -34,6 +43,17 @@ CONSTANT_DERIVED = frozenset({"player_seat", "space_track", "space_name", "card_
                               "card_deck", "group_name"})
 VOLATILE_BUILTINS = frozenset({"current", "turn", "game_over", "winner", "rounds",
                                "bankruptcies"})
+
+
+CASH = "player_cash"
+
+
+def _cash_of_param(n: ir.Expr, params: set[str]) -> str:
+    """The parameter whose cash `n` reads (`p.cash`, p a parameter), else ''."""
+    if isinstance(n, ir.State) and n.array == CASH and isinstance(n.entity, ir.Local) \
+            and n.entity.name in params:
+        return n.entity.name
+    return ""
 
 
 class _Volatile(Exception):
@@ -111,6 +131,24 @@ class ReadSets:
             raise _Volatile  # a decision, a deck, an event: not a query
         return reads | self._nodes(nodes)
 
+    def keyed_on_cash(self, a: ir.Aggregate) -> tuple[frozenset[str], str] | None:
+        """What a memo of `a` that keeps one player parameter's cash too depends on: the
+        counters it reads, and that parameter; None when its own expressions read no such
+        cash, or the cash of two, or (there or through what it calls) other volatile state."""
+        players = {name for name, t in a.params if t.name == "player" and not t.optional}
+        exprs = [*domain_exprs(a.domain), a.where, a.value, a.guard,
+                 *(e for _, e in a.hoisted)]
+        nodes = [n for e in exprs for n in walk_expr(e)]
+        keyed = {_cash_of_param(n, players) for n in nodes} - {""}
+        if len(keyed) != 1:
+            return None
+        try:
+            reads = self._domain(a.domain) | self._nodes(
+                n for n in nodes if not _cash_of_param(n, players))
+        except _Volatile:
+            return None
+        return frozenset(reads), keyed.pop()
+
     def _nodes(self, nodes: Iterable[ir.Expr]) -> set[str]:
         reads: set[str] = set()
         for n in nodes:
@@ -151,16 +189,23 @@ def _queries(program: ir.Program) -> set[str]:
 
 
 def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
-    """Give each qualifying aggregate a memo: its slots and the counters it reads."""
+    """Give each qualifying aggregate a memo: its slots and the counters it reads (and the
+    parameter whose cash it reads, if one)."""
     reads = ReadSets(program)
     queries = _queries(program)
+    asked = asked_in_windows(program)
     base = 0
     aggregates = []
     for a in program.aggregates:
         depends = reads.of(a.name) if a.name in queries else None
+        cash_of = ""
+        if depends is None and (a.name in queries or a.name in asked):
+            keyed = reads.keyed_on_cash(a)
+            if keyed is not None:
+                depends, cash_of = keyed
         dims = [dimension(t, program) for _, t in a.params]
         if depends and a.name not in fx.impure and None not in dims and a.counted is None:
-            memo = ir.Memo(tuple(sorted(depends)), base, tuple(dims))
+            memo = ir.Memo(tuple(sorted(depends)), base, tuple(dims), cash_of)
             if memo.slots <= MAX_SLOTS:
                 a = dataclasses.replace(a, memo=memo)
                 base += memo.slots
