@@ -12,6 +12,8 @@ edition declares what it is about, the way the classic library does:
   player who has left the game;
 - **paid-retired**: no money is paid to or by a player who had left the game before the
   turn (a player going bankrupt pays what is left in the turn they leave);
+- **self-payment** (every edition): no player pays money to themselves (it moves nothing, so
+  only a rule that picked the wrong creditor does it);
 - **negative-cash** (every edition): a player still in ends no turn with negative cash;
 - **supply**: with `counter space.buildings: int` (a hotel is `max_houses + 1` buildings)
   and the global counters `houses_left` and `hotels_left`, the supply never goes negative
@@ -29,8 +31,8 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-INVARIANTS = ("ledger", "retired-owner", "paid-retired", "negative-cash", "supply",
-              "even-building")
+INVARIANTS = ("ledger", "retired-owner", "paid-retired", "self-payment", "negative-cash",
+              "supply", "even-building")
 SUPPLIES = ("houses_left", "hotels_left")  # the building library's supply counters
 LEVELS = tuple(range(1, 17))  # houses per hotel to try when max_houses reads an option
 
@@ -69,7 +71,7 @@ class Facts:
     @property
     def applicable(self) -> tuple[str, ...]:
         """The invariants that apply to the edition."""
-        names = ["ledger", "paid-retired", "negative-cash"]
+        names = ["ledger", "paid-retired", "self-payment", "negative-cash"]
         names += ["retired-owner"] if self.owners else []
         names += ["supply"] if self.supplies is not None else []
         names += ["even-building"] if self.buildings is not None and self.groups else []
@@ -210,7 +212,8 @@ class GameCheck:
         return names[entity] if entity < len(names) else f"#{entity}"
 
     def ledger(self, game: Any, turns: list[tuple[int, list[int], list[bool]]]) -> None:
-        """Cash moves only through payments; none to or from a player already out."""
+        """Cash moves only through payments; none to or from a player already out, none from
+        a player to themselves."""
         n = game.n_players
         flows: dict[int, list[int]] = {}
         alive_before = {turn: alive for turn, _, alive in turns}
@@ -220,6 +223,8 @@ class GameCheck:
                 moved[payer] -= amount
             if payee >= 0:
                 moved[payee] += amount
+            if amount and payer == payee >= 0:
+                self.fail(turn, "self-payment", f"p{payer + 1} paid {amount} to themselves")
             alive = alive_before.get(turn)
             for who, role in ((payer, "by"), (payee, "to")):
                 if amount and alive is not None and 0 <= who < n and not alive[who]:

@@ -44,6 +44,7 @@ rule breaking {
       retire(p)
     }
     if turn == 5 { pay(bank, some(victim), 1) }
+    if turn == 6 { pay(p, p, 1) }
   }
 }
 """
@@ -56,10 +57,11 @@ def test_each_kind_of_violation_is_found(tmp_path):
     (folder / "broken.rules").write_text(BROKEN)
     module = load_module(str(folder / "broken.rules"), "interpreted")
     assert facts(module).applicable == INVARIANTS
-    found = check_games(module, 1, 4, seed=1, turn_cap=6)
+    found = check_games(module, 1, 4, seed=1, turn_cap=7)
     firsts = {(v.turn, v.invariant) for v in first_per_game(found)}
     assert firsts == {(1, "ledger"), (2, "supply"), (2, "even-building"),
-                      (3, "negative-cash"), (4, "retired-owner"), (5, "paid-retired")}, found
+                      (3, "negative-cash"), (4, "retired-owner"), (5, "paid-retired"),
+                      (6, "self-payment")}, found
     assert "p4" in next(str(v) for v in found if v.invariant == "retired-owner")
     # simulate --check-invariants replays the run's games, lists them and exits 1
     assert main(["simulate", str(folder), "--games", "2", "--players", "4", "--workers", "1",
