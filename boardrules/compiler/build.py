@@ -106,12 +106,18 @@ def c_compiler() -> list[str]:
     return (os.environ.get("CC") or sysconfig.get_config_var("CC") or "gcc").split()
 
 
-def c_flags() -> tuple[str, ...]:
-    """The C compiler's flags, with the optimization level of `$BOARDRULES_OPT_LEVEL`."""
+def opt_level() -> str:
+    """The C optimization level: `$BOARDRULES_OPT_LEVEL`, else the shipped one."""
     level = os.environ.get(OPT_LEVEL_ENV) or DEFAULT_OPT_LEVEL
     if level not in OPT_LEVELS:
         raise BuildError(f"${OPT_LEVEL_ENV} must be one of {', '.join(OPT_LEVELS)}, "
                          f"not {level!r}")
+    return level
+
+
+def c_flags() -> tuple[str, ...]:
+    """The C compiler's flags, with the optimization level of `$BOARDRULES_OPT_LEVEL`."""
+    level = opt_level()
     return (*C_FLAGS, f"-O{level}", *parallel_codegen_flags(level))
 
 
@@ -338,9 +344,16 @@ def _compile(source: Path, extension: Path) -> None:
             f"no C compiler found ('{compiler_cmd[0]}'): install gcc, or use --backend interpreted"
         )
     include = sysconfig.get_paths()["include"]
-    flags = [*c_flags(), f"-I{include}"]
+    command = [*compiler_cmd, *c_flags(), f"-I{include}", "-o", str(extension), str(c_file)]
     with step("C compiler", c_file.stat().st_size):
-        _run([*compiler_cmd, *flags, "-o", str(extension), str(c_file)], "the C compiler")
+        try:
+            _run(command, "the C compiler")
+        except BuildError:
+            # a gcc without its link-time optimization plugin: the same module without it
+            parallel = set(parallel_codegen_flags(opt_level()))
+            if not parallel:
+                raise
+            _run([arg for arg in command if arg not in parallel], "the C compiler")
 
 
 def _run(command: list[str], what: str) -> None:

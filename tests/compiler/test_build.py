@@ -295,6 +295,15 @@ def test_gcc_splits_code_generation_over_the_cores_above_o0(monkeypatch):
     assert build.parallel_codegen_flags("1") == ()
 
 
+def test_a_compiler_that_refuses_the_parallel_flags_builds_without_them(cache, tiny_copy,
+                                                                       monkeypatch):
+    monkeypatch.setattr(build, "parallel_codegen_flags",
+                        lambda level: ("-fno-such-flag-for-boardrules",))
+    artifact = build.build_extension(compile_rules(tiny_copy))
+    assert artifact.extension.is_file()
+    assert import_file(artifact.module_name, artifact.extension, extension=True).Game(2, seed=1)
+
+
 def test_each_optimization_level_has_its_own_cache_entry(monkeypatch):
     keys = set()
     for level in ("0", "1"):
