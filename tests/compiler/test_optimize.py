@@ -641,6 +641,36 @@ def test_a_question_windows_ask_is_guarded_by_its_memoized_part(editions):
     assert outside.guard is None  # asked outside windows only: no guard
 
 
+STEADY_GUARD_RULES = DATA + """decision pick(p: player) by p -> space? where s: s.owner == p
+    and s.level == 0 and paired(p, s) and p.cash >= s.price {
+  default best(s.price for s in legal)
+}
+proc paired(p: player, s: space) -> bool {
+  return any(t in spaces where t.owner == p and t.tone == s.tone and t != s)
+}
+proc offer(p: player) {
+  window q from p {
+    let s = ask pick(q)
+    if s != none {
+      s.level = 1
+    }
+  }
+}
+rule r { on turn(p: player) { offer(p) } }
+"""
+
+
+def test_a_guard_keeps_the_conjuncts_that_read_only_the_walked_counter(editions):
+    """A level written at every pick would outdate a guard that read it; ownership
+    (the counter whose index the domain walks) changes less often."""
+    program = editions.compile(STEADY_GUARD_RULES, until="memoize-aggregates").program
+    by_name = {a.name: a for a in program.aggregates}
+    (asked,) = [a for a in program.aggregates if "decide_pick" in a.name and a.guard]
+    guard = by_name[asked.guard.function]
+    assert "space_level" not in ir_text.expr(guard.where)
+    assert guard.memo is not None and guard.memo.reads == ("space_owner",)
+
+
 def test_a_guarded_question_answers_as_before(editions):
     from boardrules.compiler.codegen import generate
     from boardrules.compiler.pipeline import compile_rules

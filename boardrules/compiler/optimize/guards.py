@@ -34,6 +34,15 @@ def _candidates(a: ir.Aggregate, stable: list[ir.Expr]) -> ir.Aggregate:
                         chained(stable, "and"), None, ir.BOOL, a.span)
 
 
+def _steadiest(stable: list[ir.Expr], walked: frozenset[str], reads: ReadSets) -> list[ir.Expr]:
+    """The stable conjuncts that read no counter but the one whose index the domain walks
+    (`completes_group(p, s)` over the spaces others own), when one of them reads it: the
+    guard's memo then lasts until that counter changes, not until any counter the rest of
+    the filter reads does (a building anywhere outdates `not can_mortgage(s)`). Else all."""
+    steady = [c for c in stable if reads.expr(c) <= walked]
+    return steady if any(reads.expr(c) for c in steady) else stable
+
+
 def _guarded(a: ir.Aggregate, program: ir.Program, fx: Effects,
              reads: ReadSets) -> tuple[ir.Aggregate, ir.Aggregate | None]:
     """The aggregate with its guard, and the guard's aggregate (or as it was, and None)."""
@@ -49,6 +58,7 @@ def _guarded(a: ir.Aggregate, program: ir.Program, fx: Effects,
     walked = reads.domain(a.domain)
     if walked is None:
         return a, None
+    stable = _steadiest(stable, walked, reads)
     depends = walked.union(*(reads.expr(c) for c in stable))  # what the guard's any() reads
     dims = tuple(dimension(t, program) for _, t in a.params)
     if not depends or None in dims or ir.Memo((), 0, dims).slots > MAX_SLOTS:
