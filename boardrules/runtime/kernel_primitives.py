@@ -36,8 +36,7 @@ class Primitives(Kernel):
         """Take the top card of deck d onto the table (held by nobody); -1 when empty."""
         card: cython.int = self.k_draw(d)
         if card >= 0:
-            self.card_holder[card] = -1
-            self.holder_version += 1
+            self.k_unhold(card)
             self.changes += 1
         return card
 
@@ -53,9 +52,19 @@ class Primitives(Kernel):
         slot: cython.int = (self.deck_head[d] + self.deck_count[d]) % self.deck_size[d]
         self.queue[self.deck_first[d] + slot] = card
         self.deck_count[d] += 1
-        self.card_holder[card] = -1
-        self.holder_version += 1
+        self.k_unhold(card)
         self.changes += 1
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def k_unhold(self, card: cython.int) -> cython.int:
+        """Nobody holds the card now. A card drawn from its deck or put back from the table
+        was held by nobody already: its holder's version (what memoized queries about who
+        holds a card read) moves only when a holder really changes."""
+        if self.card_holder[card] != -1:
+            self.card_holder[card] = -1
+            self.holder_version += 1
         return 0
 
     @cython.cfunc
