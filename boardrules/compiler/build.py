@@ -123,9 +123,9 @@ def c_flags() -> tuple[str, ...]:
 
 def parallel_codegen_flags(level: str) -> tuple[str, ...]:
     """gcc's link-time optimization splits the one big translation unit's code generation
-    over the machine's cores: measured on 2 cores, the Disney module's `-O1` compile takes
-    3.4 s instead of 4.9 s. Not at -O0, where it costs more than it saves, nor for another
-    compiler (clang spells the flag differently)."""
+    over the machine's cores: measured on 2 cores, a 2.8 MB generated module's `-O1`
+    compile takes 3.4 s instead of 4.9 s. Not at -O0, where it costs more than it saves,
+    nor for another compiler (clang spells the flag differently)."""
     if level == "0" or (os.cpu_count() or 1) < 2 or "gcc" not in Path(c_compiler()[0]).name:
         return ()
     return ("-flto=auto",)

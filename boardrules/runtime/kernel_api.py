@@ -58,7 +58,7 @@ class KernelApi(Primitives):
         """Put these forced answers (by decision, or by decision and seat as `force_answers`
         queues them) in place of the queued ones; give those."""
         for key in queues:
-            if key.split(" by p")[0] not in DECISION_NAMES:
+            if forced_decision(key) not in DECISION_NAMES:
                 raise RuleError(f"no decision named {key!r}")
         old = self.answers_left()
         self.forced = {name: [int(a) for a in queue] for name, queue in queues.items()}

@@ -171,6 +171,11 @@ def forced_key(decision: str, who: int) -> str:
     return f"{decision} by p{who + 1}"
 
 
+def forced_decision(key: str) -> str:
+    """The decision whose answers are queued under `key` (`forced_key` undone)."""
+    return key.split(" by p")[0]
+
+
 def kept_answer(decision: str, answer) -> int:
     """An answer from Python (a policy, a scenario): an integer that fits in 32 bits."""
     value = int(answer)

@@ -33,19 +33,17 @@ from ..diagnostics import Reporter
 from .effects import Effects, asked_in_windows
 from .walk import body_exprs, domain_exprs, walk_expr, walk_stmts
 
+CASH = "player_cash"  # the kernel array of each player's cash
 HOLDERS = "card_holder"  # the kernel array of who holds each card, versioned by the kernel
 MAX_SLOTS = 4096  # per aggregate: a bigger argument space is not worth its memory
 # state the rules read that the kernel writes itself (every turn): never memoized on
-VOLATILE_KERNEL_ARRAYS = frozenset({"player_cash", "player_position", "player_alive"})
+VOLATILE_KERNEL_ARRAYS = frozenset({CASH, "player_position", "player_alive"})
 CONSTANT_KERNEL_CALLS = frozenset({"min", "max", "abs", "k_distance", "k_space_at",
                                    "k_adjacent", "k_cell_at", "narrow"})
 CONSTANT_DERIVED = frozenset({"player_seat", "space_track", "space_name", "card_text",
                               "card_deck", "group_name"})
 VOLATILE_BUILTINS = frozenset({"current", "turn", "game_over", "winner", "rounds",
                                "bankruptcies"})
-
-
-CASH = "player_cash"
 
 
 def _cash_of_param(n: ir.Expr, params: set[str]) -> str:
