@@ -204,6 +204,14 @@ def hoisted_guards(program: ir.Program, fx: Effects) -> dict[str, ir.Expr]:
             if f.guard is not None and f.rule_index >= 0 and fx.expr_is_clean(f.guard)}
 
 
+def inlined_functions(program: ir.Program, fx: Effects) -> set[str]:
+    """Procedures that only return an expression (`owns_group(p, g)`): C inlines them, so a
+    question asked through one costs no extra call."""
+    return {f.name for f in program.functions
+            if f.rule_index < 0 and f.name not in fx.recursive and f.guard is None
+            and len(f.body) == 1 and isinstance(f.body[0], ir.Return)}
+
+
 def _optimized_code(program: ir.Program, effects: Effects) -> dict:
     """What the templates need to write optimized code: exception specifications, the
     unwinding checks, C division, the indexes and the hoisted guards."""
@@ -217,6 +225,7 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
         "indexed_loop_vars": indexed_loop_vars,
         "hoisted_guards": hoisted_guards(program, effects),
         "recursive_functions": [f.name for f in program.functions if f.name in effects.recursive],
+        "inlined_functions": inlined_functions(program, effects),
         "function_origins": function_origins(program),
         "rules_line": lambda span: f"{PurePath(span.path).name}:{span.line}",
         "indexes": {ix.name: ix for ix in program.indexes},

@@ -130,6 +130,8 @@ class StatementLowering:
             ir.Local(t, f"{place}_{name}") for t, name in (
                 (PLAYER, "from"), (INT, "rounds"), (INT, "done"), (BOOL, "acted"),
                 (INT, "before"), (INT, "seat")))
+        for local in (first, limit, done, acted, before, k):  # typed C locals, not objects
+            scope.declared[local.name] = local.type
         changes = ir.KernelCall(INT, "k_changes", ())
         seat = ir.Local(PLAYER, st.var)
         each_seat = ir.Loop(st.span, k.name, ir.Domain(

@@ -18,6 +18,10 @@
 # one that cannot raise is `noexcept` (`check=False`).
 # `end turn` and `end game` are not exceptions: they set `unwinding`, and every
 # caller that may see it returns at once, up to the game loop.
+#
+# Every C method is `final` but the hooks below that the edition's Game overrides:
+# Cython then calls it directly rather than through the class's table of methods, and
+# the C compiler may inline the small ones (`inline`: the loop guard, the window's seats).
 import cython
 
 from .kernel_support import *  # noqa: F403  (one text when pasted)
@@ -116,6 +120,7 @@ class Kernel:
                      checked_int("turn_cap", turn_cap, INT_MIN, INT_MAX), policies, bool(trace))
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(-1)
     def k_setup(self, n_players: cython.int, seed: cython.ulonglong, turn_cap: cython.int,
                 policies, trace: cython.bint) -> cython.int:
@@ -297,6 +302,8 @@ class Kernel:
         return played
 
     @cython.cfunc
+    @cython.final
+    @cython.inline
     @cython.exceptval(-1)
     def k_span(self, low: cython.longlong, high: cython.longlong) -> cython.int:
         """The loop guard, before a loop over [low, high) that may be long: its length
@@ -310,6 +317,8 @@ class Kernel:
         return 0
 
     @cython.cfunc
+    @cython.final
+    @cython.inline
     @cython.exceptval(-1)
     def tick(self) -> cython.int:
         """Count a loop round: a turn that loops without end is a rules error, not a hang."""
@@ -319,6 +328,7 @@ class Kernel:
         return 0
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(-1)
     def run_turn(self, p: cython.int) -> cython.int:
         """One turn of p: the turn rules until they end (or end the game)."""
@@ -343,6 +353,7 @@ class Kernel:
         return 0
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(check=False)
     def k_count_round(self, p: cython.int) -> cython.int:
         """p has had a turn: the round is complete once every player still in has had one."""
@@ -357,6 +368,7 @@ class Kernel:
         return 0
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(-1, check=True)
     def k_game_ends(self) -> cython.bint:
         """After a turn: whether the game is over (`over when`, else the round limit)."""
@@ -370,6 +382,7 @@ class Kernel:
         return False
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(-1)
     def k_enter(self, origin: cython.int) -> cython.int:
         """Count a call of a procedure that can call itself: too deep is a rules error."""
@@ -380,6 +393,7 @@ class Kernel:
         return 0
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(check=False)
     def settle_unwinding(self) -> cython.int:
         """The rules have returned to the loop: `end game` ends it, `end turn` is done."""
@@ -389,6 +403,7 @@ class Kernel:
         return 0
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(-2147483647, check=True)
     def k_unwound(self, value: cython.int) -> cython.int:
         """A call inside an expression ended the turn: leave the expression too."""
@@ -415,6 +430,7 @@ class Kernel:
 
     # ---- randomness ------------------------------------------------------------
     @cython.cfunc
+    @cython.final
     @cython.exceptval(-2147483647, check=True)
     def k_roll(self, die: cython.int) -> cython.int:
         value: cython.int
@@ -441,6 +457,7 @@ class Kernel:
     # counts once (a card's move and a trip to Jail included; a throw that moves nothing,
     # such as a failed throw in jail, rests where the token stands).
     @cython.cfunc
+    @cython.final
     @cython.exceptval(check=False)
     def k_note_throw(self) -> cython.int:
         """A die of the turn's rules: after a placement it begins a new throw."""
@@ -451,6 +468,7 @@ class Kernel:
         return 0
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(check=False)
     def k_rest(self) -> cython.int:
         """The open throw is over: count where the turn's player (if still in) rests."""
@@ -460,6 +478,7 @@ class Kernel:
         return 0
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(check=False)
     def is_face(self, die: cython.int, value: cython.int) -> cython.bint:
         for i in range(self.die_size[die]):
@@ -468,6 +487,7 @@ class Kernel:
         return False
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(-2147483647, check=True)
     def k_random(self, n: cython.int) -> cython.int:
         if n <= 0:
@@ -476,6 +496,7 @@ class Kernel:
 
     # ---- decks -------------------------------------------------------------------
     @cython.cfunc
+    @cython.final
     @cython.exceptval(check=False)
     def k_shuffle(self, d: cython.int) -> cython.int:
         first: cython.int = self.deck_first[d]
@@ -497,6 +518,7 @@ class Kernel:
 
     # ---- movement --------------------------------------------------------------
     @cython.cfunc
+    @cython.final
     @cython.exceptval(-1)
     def k_move(self, p: cython.int, steps: cython.int) -> cython.int:
         """Move p by steps along the track: pass events on the way (forward only), then land."""
@@ -509,6 +531,7 @@ class Kernel:
         return self.arrive(p, self.space_at_track[((start + steps) % n + n) % n])
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(-1)
     def k_move_to(self, p: cython.int, s: cython.int) -> cython.int:
         """Advance p forward to space s, passing what lies between, then land."""
@@ -519,6 +542,7 @@ class Kernel:
         return self.arrive(p, s)
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(-1, check=True)
     @cython.cdivision(True)  # C's % : start and i are never negative, n never 0 below
     def pass_between(self, p: cython.int, start: cython.int, steps: cython.int) -> cython.bint:
@@ -543,6 +567,7 @@ class Kernel:
         return False
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(check=False)
     def k_pass_gaps(self) -> cython.int:
         """pass_gap from pass_mask: a move then visits only the spaces it may pass with
@@ -559,6 +584,7 @@ class Kernel:
         return 0
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(-1)
     def arrive(self, p: cython.int, s: cython.int) -> cython.int:
         self.k_place(p, s)
@@ -568,6 +594,7 @@ class Kernel:
         return 0
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(-1)
     def k_place(self, p: cython.int, s: cython.int) -> cython.int:
         """Put p on s directly: no pass or land events; counted as where a move ended."""
@@ -582,6 +609,7 @@ class Kernel:
 
     # ---- players ---------------------------------------------------------------
     @cython.cfunc
+    @cython.final
     @cython.exceptval(check=False)
     def k_next_player(self, p: cython.int) -> cython.int:
         q: cython.int = p

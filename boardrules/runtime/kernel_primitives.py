@@ -17,6 +17,7 @@ class Primitives(Kernel):
 
     # ---- decks -------------------------------------------------------------------
     @cython.cfunc
+    @cython.final
     @cython.exceptval(-2147483647, check=True)
     def k_draw(self, d: cython.int) -> cython.int:
         """Take the top card of deck d; -1 when the deck is empty."""
@@ -31,6 +32,7 @@ class Primitives(Kernel):
         return card
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(-2147483647, check=True)
     def k_take_top(self, d: cython.int) -> cython.int:
         """Take the top card of deck d onto the table (held by nobody); -1 when empty."""
@@ -41,11 +43,14 @@ class Primitives(Kernel):
         return card
 
     @cython.cfunc
+    @cython.final
+    @cython.inline
     @cython.exceptval(check=False)
     def k_cards_left(self, d: cython.int) -> cython.int:
         return self.deck_count[d]
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(-1)
     def k_bottom(self, card: cython.int) -> cython.int:
         d: cython.int = self.card_deck[card]
@@ -57,6 +62,7 @@ class Primitives(Kernel):
         return 0
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(check=False)
     def k_unhold(self, card: cython.int) -> cython.int:
         """Nobody holds the card now. A card drawn from its deck or put back from the table
@@ -68,11 +74,14 @@ class Primitives(Kernel):
         return 0
 
     @cython.cfunc
+    @cython.final
+    @cython.inline
     @cython.exceptval(check=False)
     def k_holds(self, p: cython.int, card: cython.int) -> cython.bint:
         return self.card_holder[card] == p
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(-1)
     def k_return_card(self, card: cython.int) -> cython.int:
         """Put a held card (or one on the table) at the bottom of its deck."""
@@ -81,6 +90,7 @@ class Primitives(Kernel):
         return self.k_bottom(card)
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(-1)
     def k_give_card(self, card: cython.int, p: cython.int) -> cython.int:
         """Hand a card to p: from another holder, or out of its deck."""
@@ -105,24 +115,28 @@ class Primitives(Kernel):
 
     # ---- the board, as the rules ask about it ----------------------------------
     @cython.cfunc
+    @cython.final
     @cython.exceptval(check=False)
     def k_distance(self, a: cython.int, b: cython.int) -> cython.int:
         n: cython.int = self.track_length
         return ((self.track_of[b] - self.track_of[a]) % n + n) % n
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(check=False)
     def k_space_at(self, t: cython.int) -> cython.int:
         n: cython.int = self.track_length
         return self.space_at_track[(t % n + n) % n]
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(check=False)
     def k_adjacent(self, a: cython.int, b: cython.int) -> cython.bint:
         w: cython.int = self.grid_width
         return (abs(a % w - b % w) + abs(a // w - b // w)) == 1
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(check=False)
     def k_cell_at(self, x: cython.int, y: cython.int) -> cython.int:
         """The cell at column x, row y of the grid; -1 (none) outside it."""
@@ -132,6 +146,7 @@ class Primitives(Kernel):
 
     # ---- money ----------------------------------------------------------------
     @cython.cfunc
+    @cython.final
     @cython.exceptval(-1)
     def k_pay(self, payer: cython.int, payee: cython.int, amount: cython.int) -> cython.int:
         """Move money; -1 is the Bank, which never runs out. Cash is kept in 32 bits."""
@@ -149,6 +164,8 @@ class Primitives(Kernel):
 
     # ---- players ---------------------------------------------------------------
     @cython.cfunc
+    @cython.final
+    @cython.inline
     @cython.exceptval(check=False)
     def k_seat_from(self, p: cython.int, k: cython.int) -> cython.int:
         """The seat k places after p, round the table (k < the number of seats): windows ask
@@ -161,6 +178,8 @@ class Primitives(Kernel):
         return seat
 
     @cython.cfunc
+    @cython.final
+    @cython.inline
     @cython.exceptval(check=False)
     def k_changes(self) -> cython.int:
         """How often the game has changed: payments, counter writes, retirements, token
@@ -168,6 +187,8 @@ class Primitives(Kernel):
         return self.changes + self.moves
 
     @cython.cfunc
+    @cython.final
+    @cython.inline
     @cython.exceptval(check=False)
     def k_window_open(self, site: cython.int) -> cython.bint:
         """Whether the window at this site has something new to offer: the game changed
@@ -175,12 +196,15 @@ class Primitives(Kernel):
         return self.window_closed[site] != self.k_changes()
 
     @cython.cfunc
+    @cython.final
+    @cython.inline
     @cython.exceptval(check=False)
     def k_close_window(self, site: cython.int) -> cython.int:
         self.window_closed[site] = self.k_changes()
         return 0
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(-1)
     def k_retire(self, p: cython.int) -> cython.int:
         if self.alive[p]:
@@ -192,6 +216,7 @@ class Primitives(Kernel):
         return 0
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(-1)
     def k_declare_bankrupt(self, p: cython.int) -> cython.int:
         """p's bankruptcy is settled: counted, and the game ends now when the edition ends
@@ -205,6 +230,7 @@ class Primitives(Kernel):
         return 0
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(-1)
     def k_name_winner(self, p: cython.int) -> cython.int:
         """`end game winner p`: p wins, whatever the scores (the game ends after this)."""
@@ -215,6 +241,8 @@ class Primitives(Kernel):
         return 0
 
     @cython.cfunc
+    @cython.final
+    @cython.inline
     @cython.exceptval(-1)
     def k_some(self, value: cython.int) -> cython.int:
         if value < 0:
@@ -222,6 +250,7 @@ class Primitives(Kernel):
         return value
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(-2147483647, check=True)
     def k_divisor(self, value: cython.longlong) -> cython.longlong:
         """The right operand of / or % when it may be zero: then a rules error, the same
@@ -239,6 +268,7 @@ class Primitives(Kernel):
 
     # ---- decisions ---------------------------------------------------------------
     @cython.cfunc
+    @cython.final
     @cython.exceptval(-1)
     def policy_of(self, decision: cython.int, who: cython.int) -> cython.int:
         """How the next decision of `who` is taken; forced and scripted answers come first."""
@@ -250,6 +280,8 @@ class Primitives(Kernel):
         return self.policy[who]
 
     @cython.cfunc
+    @cython.final
+    @cython.inline
     @cython.exceptval(-1)
     def chk(self, i: cython.int, n: cython.int) -> cython.int:
         """Bounds check for a value that may be none before it indexes a table."""
@@ -258,6 +290,7 @@ class Primitives(Kernel):
         return i
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(-2147483647, check=True)
     def choose_range(self, decision: cython.int, who: cython.int, low: cython.int,
                      high: cython.int, optional: cython.bint, default: cython.int) -> cython.int:
@@ -295,6 +328,7 @@ class Primitives(Kernel):
         return cython.cast(cython.int, choice)
 
     @cython.cfunc
+    @cython.final
     @cython.exceptval(-2147483647, check=True)
     def choose_option(self, decision: cython.int, who: cython.int, n: cython.int,
                       optional: cython.bint, default: cython.int) -> cython.int:

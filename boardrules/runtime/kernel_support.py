@@ -194,9 +194,11 @@ def splitmix64(x: cython.ulonglong) -> cython.ulonglong:
     return z ^ (z >> 31)
 
 
+@cython.final
 @cython.cclass
 class Rng:
-    """xorshift128+: fast, seedable, identical in both backends."""
+    """xorshift128+: fast, seedable, identical in both backends (final: its methods are
+    called directly, not through Cython's table of methods)."""
 
     s0: cython.ulonglong
     s1: cython.ulonglong

@@ -247,3 +247,62 @@ def test_check_capacity_counts_window_sites(tiny_program):
     sites = tuple(site(k) for k in range(65)) + (site(0),)  # an inlined copy is one site
     problems = check_capacity(dataclasses.replace(tiny_program, functions=sites))
     assert problems == ["65 windows exceed the kernel's capacity of 64"]
+
+
+C_LEVEL_RULES = """counter space.owner: player? = none
+counter player.sold: int = 0
+decision sell(p: player) by p -> bool {
+  default p.sold < 2 and owned(p, 6 / (p.sold + 1)) < 9
+}
+# called with an argument that may fail (a division), it stays a procedure
+proc owned(p: player, k: int) -> int {
+  return count(s in spaces where s.owner == p) + k
+}
+proc owned_twice(p: player) -> int {
+  let n = owned(p, 6 / (p.sold + 1))
+  return n + owned(p, 1)
+}
+rule offers { on turn(p: player) {
+  window q from p rounds 3 {
+    if ask sell(q) {
+      q.sold += 1
+    }
+  }
+  move(p, owned_twice(p) + 1)
+} }
+"""
+
+
+def decorators_of(code: str, name: str) -> list[str]:
+    """The decorators right above `def name(` in generated code."""
+    lines = code.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.strip().startswith(f"def {name}("))
+    above = []
+    while lines[at - 1 - len(above)].strip().startswith("@"):
+        above.append(lines[at - 1 - len(above)].strip())
+    return above
+
+
+def test_small_functions_are_inline_in_c(editions):
+    """A procedure that only returns an expression and a memo's lookup are C `inline`
+    (a question asked through them costs no call); one with statements is not."""
+    code = editions.compile(C_LEVEL_RULES, until="codegen").code
+    assert "@cython.inline" in decorators_of(code, "proc_owned")
+    assert "@cython.inline" not in decorators_of(code, "proc_owned_twice")
+    memoized = [line.split("def ")[1].split("(")[0] for line in code.splitlines()
+                if line.strip().startswith("def agg_")]
+    assert memoized and all("@cython.inline" in decorators_of(code, name) for name in memoized)
+    computed = [line.split("def ")[1].split("(")[0] for line in code.splitlines()
+                if line.strip().startswith("def compute_agg_")]
+    assert computed and not any("@cython.inline" in decorators_of(code, name)
+                                for name in computed)
+
+
+def test_a_windows_own_variables_are_typed_c_locals(editions):
+    """Untyped, Cython would keep a window's round counter and flag as Python objects."""
+    code = editions.compile(C_LEVEL_RULES, until="codegen").code
+    declared = {line.strip() for line in code.splitlines() if ": cython." in line}
+    for local, ctype in (("done", "int"), ("acted", "bint"), ("before", "int"),
+                         ("seat", "int"), ("rounds", "int"), ("from", "int")):
+        assert any(line.startswith("v_window_") and line.endswith(f"_{local}: cython.{ctype}")
+                   for line in declared), (local, sorted(declared))

@@ -1,0 +1,46 @@
+"""The kernel's C methods are called directly: each is `final` (no lookup in Cython's
+table of methods, and C may inline it) unless the edition's Game overrides it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import boardrules.compiler
+from boardrules.compiler.kernel_facts import kernel_source
+
+TEMPLATE = Path(boardrules.compiler.__file__).parent / "templates" / "module.py.j2"
+
+
+def c_methods(source: str) -> dict[str, list[str]]:
+    """Each `@cython.cfunc` method of the source's classes that are not final themselves
+    (the ones Game derives from), with its decorators."""
+    methods: dict[str, list[str]] = {}
+    decorators: list[str] = []
+    final_class = False
+    for line in source.splitlines():
+        text = line.strip()
+        if text.startswith("@cython."):
+            decorators.append(text)
+        elif text.startswith("class "):
+            final_class, decorators = "@cython.final" in decorators, []
+        elif text.startswith("def ") and line.startswith("    "):
+            if "@cython.cfunc" in decorators and not final_class:
+                methods[re.match(r"def (\w+)", text).group(1)] = decorators
+            decorators = []
+        elif text and not text.startswith("#"):
+            decorators = []
+    return methods
+
+
+def test_every_kernel_method_but_the_games_hooks_is_final():
+    kernel = c_methods(kernel_source())
+    template = TEMPLATE.read_text()
+    game = template[template.index("\nclass Game("):]
+    overridden = {name for name in kernel if re.search(rf"\n    def {name}\(", game)}
+    if "def {{ name|ident('event_') }}(" in game:  # a handler of each of the rules' events
+        overridden |= {name for name in kernel if name.startswith("event_")}
+    assert overridden >= {"event_turn", "event_land"}  # the hooks are found
+    not_final = {name for name, decorators in kernel.items()
+                 if "@cython.final" not in decorators}
+    assert not_final == overridden
