@@ -321,6 +321,45 @@ def test_an_aggregate_filtering_on_a_counter_uses_a_counter_index(editions):
     assert counting.domain.index == index.name and counting.where is None
 
 
+SMALL_GROUPS_BOARD = """edition "T" {
+  rulebook "rulebook.txt"
+  players 2 to 2
+}
+enum kind { plain }
+group blues "Blues"
+group greens "Greens"
+group yellows "Yellows"
+board {
+  space s0 "S0" plain { group = reds }
+  space s1 "S1" plain { group = reds }
+  space s2 "S2" plain { group = blues }
+  space s3 "S3" plain { group = greens }
+  space s4 "S4" plain { group = yellows }
+  space s5 "S5" plain
+}
+rule turn_rule { on turn(p: player) { move(p, 1) } }
+"""
+
+
+def test_the_index_with_the_fewest_members_a_value_serves_the_filter(editions):
+    """Six spaces in five groups (1.2 a group) beat two players and none (2 an owner), who
+    beat a colour every space has (6)."""
+    program = editions.compile(SMALL_GROUPS_BOARD + DATA + (
+        "proc near(p: player, s: space) -> int {\n"
+        "  return count(t in spaces where t.owner == p and t.group == s.group) }\n"
+        "proc toned(p: player) -> int {\n"
+        "  return count(t in spaces where t.tone == blue and t.owner == p) }\n"
+        "rule r { on land(p: player, s: space) {\n"
+        "  s.owner = p\n  move(p, near(p, s) + toned(p))\n} }\n"),
+        until="index-filters", prelude=False).program
+    near, toned = (a for a in program.aggregates if a.kind == "count")
+    assert near.domain.index.endswith("space_group")
+    assert ir_text.expr(near.where) == "(t.space_owner == p)"
+    assert toned.domain.index == "vx_space_owner"
+    assert ir_text.expr(toned.where) == "(t.space_tone == 1)"
+    assert [ix.table for ix in program.indexes] == ["space_group"]  # only the index used
+
+
 def test_the_counter_index_follows_every_write(editions):
     """Writes by the rules and by the reflection API keep the members in entity order."""
     from boardrules.compiler.codegen import generate
