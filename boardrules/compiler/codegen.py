@@ -229,6 +229,7 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
         "function_origins": function_origins(program),
         "rules_line": lambda span: f"{PurePath(span.path).name}:{span.line}",
         "indexes": {ix.name: ix for ix in program.indexes},
+        "kept_guards": {a.name: a for a in program.aggregates if a.kept},
         "counter_indexes": {ix.name: ix for ix in program.counter_indexes},
         "count_array": count_array,
         "count_size": count_size,

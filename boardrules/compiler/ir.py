@@ -228,6 +228,9 @@ class Domain:
     # x.c != p` in an aggregate whose result does not depend on the order of its members
     others: tuple[Expr, ...] = ()
     guarded: bool = False  # a range that may be too long to finish: the loop guard checks it
+    # or, the members the guard aggregate of this name kept for the same arguments (in the
+    # order the domain above walks them): the ones that pass the guard's part of the filter
+    kept: str = ""
 
 
 @dataclass(frozen=True)
@@ -309,6 +312,17 @@ class Memo:
 
 
 @dataclass(frozen=True)
+class Kept:
+    """Where a memoized guard keeps the members that pass it, per memo slot (and one more
+    slot, for arguments outside the memo): their count at counts + slot, the members from
+    items + slot * width."""
+
+    counts: int
+    items: int
+    width: int
+
+
+@dataclass(frozen=True)
 class Aggregate:
     """count/sum/any/all/max_of/min_of/best over a domain, lifted to a method."""
 
@@ -327,6 +341,7 @@ class Aggregate:
     # set by the guard pass: when false, no candidate passes the filter (optimize/guards.py)
     guard: Expr | None = None
     checked_total: bool = False  # a sum that may leave 32 bits: totalled in 64, then checked
+    kept: Kept | None = None  # set by the keep pass: a guard that keeps its members
 
 
 @dataclass(frozen=True)
@@ -477,3 +492,5 @@ class Program:
     indexes: tuple[Index, ...] = ()
     counter_indexes: tuple[CounterIndex, ...] = ()
     memo_slots: int = 0  # the size of the memo table of the memoized aggregates
+    kept_counts: int = 0  # the sizes of the tables where guards keep their members
+    kept_items: int = 0

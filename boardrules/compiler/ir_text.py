@@ -54,6 +54,8 @@ def domain(var: str, d: ir.Domain, where: ir.Expr | None) -> str:
         text += f" by index {d.index}[all but {', '.join(expr(e) for e in d.others)}]"
     elif d.index:
         text += f" by index {d.index}[{expr(d.key)}]"
+    if d.kept:
+        text += f" kept by {d.kept}"
     return text + (f" where {expr(where)}" if where is not None else "")
 
 
@@ -65,6 +67,8 @@ def aggregate(a: ir.Aggregate) -> str:
         lets = f"unless {expr(a.guard)}: nothing; {lets}"
     if a.counted is not None:
         lets = f"from the counts of {a.counted.counter_index} by {a.counted.table_index}: {lets}"
+    if a.kept is not None:
+        lets = f"keeping its members: {lets}"
     return f"{lets}{a.kind}({value}{domain(a.var, a.domain, a.where)})"
 
 

@@ -6,6 +6,8 @@ plays exactly as before (the golden digests check the shipped editions)."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from boardrules.compiler import ir, ir_text
@@ -726,3 +728,77 @@ def test_a_guarded_question_answers_as_before(editions):
         game.state_set("cash", 0, cash)
         expected = 1 if owner == 0 and level > 0 and cash >= 5 and cash - 5 >= 10 else -1
         assert game.invoke(asked.name, (0,)) == expected
+
+
+# ---- keep-candidates -------------------------------------------------------------------------
+
+KEEP_RULES = DATA + """counter space.level2: int = 0
+decision pick(p: player) by p -> space? where s: s.owner == p and s.level2 > 0 {
+  default best(s.level for s in legal where p.cash >= 10 * s.level)
+}
+proc offer(p: player) {
+  window q from p {
+    let s = ask pick(q)
+    if s != none {
+      s.level2 = 0
+    }
+  }
+}
+proc claim(p: player, s: space) { s.owner = p }
+proc raise_level(s: space) { s.level += 1 }
+proc raise_level2(s: space) { s.level2 += 1 }
+proc spend(p: player, n: int) { pay(p, bank, n) }
+rule r { on turn(p: player) { offer(p) } }
+rule writes { on land(p: player, s: space) {
+  claim(p, s)
+  raise_level(s)
+  raise_level2(s)
+  spend(p, 1)
+} }
+"""
+
+
+def test_a_guarded_question_walks_the_members_its_guard_kept(editions):
+    program = editions.compile(SMALL_GROUPS_BOARD + KEEP_RULES, until="keep-candidates",
+                               prelude=False).program
+    by_name = {a.name: a for a in program.aggregates}
+    (asked,) = [a for a in program.aggregates if "decide_pick" in a.name and a.guard]
+    guard = by_name[asked.guard.function]
+    assert asked.domain.kept == guard.name and guard.kept is not None
+    assert guard.kept.width == 6  # the board's spaces
+    assert ir_text.expr(asked.where) == "(p.player_cash >= (10 * s.space_level))"
+    assert ir_text.aggregate(asked).count(f"kept by {guard.name}") == 1
+
+
+def test_kept_members_follow_every_write(editions):
+    """Whatever the rules write between two questions (owners, levels, cash), of either
+    player, the kept members give the answer a walk of the whole board gives."""
+    from boardrules.compiler.codegen import generate
+    from boardrules.compiler.pipeline import compile_rules
+
+    compilation = compile_rules(editions.write(SMALL_GROUPS_BOARD + KEEP_RULES, prelude=False))
+    (asked,) = [a for a in compilation.program.aggregates if a.domain.kept]
+    namespace: dict = {"__name__": "generated_under_test"}
+    exec(compile(generate(compilation.program, "ed.rules"), "<generated>", "exec"), namespace)
+    game = namespace["Game"](2, seed=1)
+
+    def walked(p: int) -> int:  # the highest level, first on a tie, as the walk finds it
+        cash, best, found = game.state_get("cash", p), -1, -1
+        for s in range(6):
+            level = game.state_get("c_space_level", s)
+            if game.state_get("c_space_owner", s) == p and cash >= 10 * level \
+                    and game.state_get("c_space_level2", s) > 0 and level > best:
+                best, found = level, s
+        return found
+
+    rng = random.Random(7)
+    for _ in range(300):
+        name, args = rng.choice([("proc_claim", (rng.randrange(2), rng.randrange(6))),
+                                 ("proc_raise_level", (rng.randrange(6),)),
+                                 ("proc_raise_level2", (rng.randrange(6),)),
+                                 ("proc_spend", (rng.randrange(2), rng.randrange(-60, 60)))])
+        game.invoke(name, args)
+        for p in rng.sample((0, 1), 2):
+            assert game.invoke(asked.name, (p,)) == walked(p), (name, args, p)
+    copy = game.copy()
+    assert [copy.invoke(asked.name, (p,)) for p in (0, 1)] == [walked(0), walked(1)]

@@ -24,6 +24,7 @@ from .hoist import hoist_invariants
 from .index import index_filters
 from .inline import inline_procedures, lift_early_exits, returns_as_expressions
 from .integers import drop_proven_checks, narrow_integers
+from .keep import keep_candidates
 from .memo import memoize_aggregates
 from .some import eliminate_some
 from .unwinding import split_unwinding_calls
@@ -48,6 +49,7 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("lazy-decisions", lazy_decisions),
     ("guard-aggregates", guard_aggregates),
     ("memoize-aggregates", memoize_aggregates),
+    ("keep-candidates", keep_candidates),
     ("split-unwinding-calls", split_unwinding_calls),
 ]
 
