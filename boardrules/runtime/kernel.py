@@ -93,6 +93,7 @@ class Kernel:
     card_deck: cython.int[512]
     card_holder: cython.int[512]
     holder_version: cython.int  # bumped by every change of card_holder: memoized queries read it
+    alive_version: cython.int  # bumped when a player retires: memoized queries over players read it
     # decisions
     opts: cython.int[512]
     n_forced: cython.int
@@ -170,6 +171,7 @@ class Kernel:
         for i in range(512):
             self.card_holder[i] = -1
         self.holder_version = 1
+        self.alive_version = 1
         self.external = [None] * 16
         if policies is not None:
             self.set_policies(policies)

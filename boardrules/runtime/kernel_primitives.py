@@ -209,6 +209,7 @@ class Primitives(Kernel):
     def k_retire(self, p: cython.int) -> cython.int:
         if self.alive[p]:
             self.alive[p] = 0
+            self.alive_version += 1
             self.n_alive -= 1
             self.changes += 1
             if self.tracing:

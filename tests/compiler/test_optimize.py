@@ -463,10 +463,28 @@ def test_aggregates_that_read_only_counters_are_memoized(editions):
     program = editions.compile(MEMO_RULES, until="memoize-aggregates").program
     memos = [a.memo for a in program.aggregates]
     assert sorted(memo.reads for memo in memos if memo) == [
-        ("space_level", "space_owner"), ("space_owner",)]
-    # reading cash (kernel state written every turn) or who is alive: never memoized
-    assert sum(memo is None for memo in memos) == 2
+        ("player_alive",), ("space_level", "space_owner"), ("space_owner",)]
+    # reading cash (kernel state written every turn): never memoized
+    assert sum(memo is None for memo in memos) == 1
     assert program.memo_slots == sum(memo.slots for memo in memos if memo)
+
+
+def test_a_memo_over_the_players_follows_a_retirement(editions):
+    """Who is still in is versioned by the kernel: a retirement outdates the count."""
+    from boardrules.compiler.codegen import generate
+    from boardrules.compiler.pipeline import compile_rules
+
+    compilation = compile_rules(editions.write(MEMO_RULES))
+    namespace: dict = {"__name__": "generated_under_test"}
+    exec(compile(generate(compilation.program, "ed.rules"), "<generated>", "exec"), namespace)
+    game = namespace["Game"](3, seed=1)
+    (seats,) = [a.name for a in compilation.program.aggregates
+                if a.memo and a.memo.reads == ("player_alive",)]
+    assert game.invoke(seats, ()) == 3
+    game.k_retire(1)
+    assert game.invoke(seats, ()) == 2
+    game.state_set("alive", 1, 1)
+    assert game.invoke(seats, ()) == 3
 
 
 def test_a_memoized_value_follows_every_write(editions):

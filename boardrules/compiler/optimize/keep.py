@@ -44,8 +44,11 @@ def _asks(roots: list[ir.Expr | None], target: str, code: dict) -> bool:
     return False
 
 
-def _width(a: ir.Aggregate) -> int:
+def _width(a: ir.Aggregate, program: ir.Program) -> int:
+    """The most members the domain may have (0: not a fixed range of entities)."""
     d = a.domain
+    if d.kind == "players":
+        return program.max_players
     if d.kind != "range" or not isinstance(d.high, ir.Const) or d.low != ir.Const(ir.INT, 0):
         return 0
     return d.high.value
@@ -61,7 +64,7 @@ def keep_candidates(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.
     walks: dict[str, ir.Aggregate] = {}
     for a in program.aggregates:
         guard = by_name.get(a.guard.function) if isinstance(a.guard, ir.CallProc) else None
-        width = _width(a)
+        width = _width(a, program)
         if guard is None or guard.memo is None or guard.counted or not width \
                 or guard.domain != a.domain or a.where is None:
             continue

@@ -9,8 +9,8 @@ nothing it depends on has changed, and the game plays exactly as without it.
 
 An aggregate qualifies when it is pure (one that raises raises again: nothing
 is kept then), not answered from counts (counts.py), reads (directly or through
-what it calls) only counters, declared data and the card holders (not cash,
-positions, who is alive, the turn or the dice), reads at least one counter, and
+what it calls) only counters, declared data, the card holders and who is still in
+(not cash, positions, the turn or the dice), reads at least one counter, and
 its parameters are entities, enums or truth values (a bounded table of slots).
 
 The default strategy's questions also read the asking player's cash (`p.cash -
@@ -35,9 +35,10 @@ from .walk import body_exprs, domain_exprs, walk_expr, walk_stmts
 
 CASH = "player_cash"  # the kernel array of each player's cash
 HOLDERS = "card_holder"  # the kernel array of who holds each card, versioned by the kernel
+ALIVE = "player_alive"  # who is still in: versioned by the kernel too (a retirement)
 MAX_SLOTS = 4096  # per aggregate: a bigger argument space is not worth its memory
 # state the rules read that the kernel writes itself (every turn): never memoized on
-VOLATILE_KERNEL_ARRAYS = frozenset({CASH, "player_position", "player_alive"})
+VOLATILE_KERNEL_ARRAYS = frozenset({CASH, "player_position"})
 CONSTANT_KERNEL_CALLS = frozenset({"min", "max", "abs", "k_distance", "k_space_at",
                                    "k_adjacent", "k_cell_at", "narrow"})
 CONSTANT_DERIVED = frozenset({"player_seat", "space_track", "space_name", "card_text",
@@ -65,8 +66,8 @@ def _node_reads(n: ir.Expr) -> set[str]:
                 raise _Volatile
             return {n.array}
         case ir.Derived():
-            if n.what == HOLDERS:
-                return {HOLDERS}
+            if n.what in (HOLDERS, ALIVE):
+                return {n.what}
             if n.what not in CONSTANT_DERIVED:
                 raise _Volatile
         case ir.KernelCall():
@@ -160,7 +161,7 @@ class ReadSets:
 
     def _domain(self, d: ir.Domain) -> set[str]:
         if d.kind == "players":  # the loop skips retired players
-            raise _Volatile
+            return {ALIVE}
         return {self.counter_of_index[d.index]} if d.index in self.counter_of_index else set()
 
 
