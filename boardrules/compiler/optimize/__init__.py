@@ -19,7 +19,7 @@ from .decisions import lazy_decisions
 from .disjunctions import factor_disjunctions
 from .effects import Effects, analyse
 from .fold import fold_constants
-from .guards import guard_aggregates
+from .guards import guard_aggregates, guard_loops
 from .hoist import hoist_invariants
 from .index import index_filters
 from .inline import inline_procedures, lift_early_exits, returns_as_expressions
@@ -48,6 +48,7 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("count-queries", count_queries),
     ("lazy-decisions", lazy_decisions),
     ("guard-aggregates", guard_aggregates),
+    ("guard-loops", guard_loops),
     ("memoize-aggregates", memoize_aggregates),
     ("keep-candidates", keep_candidates),
     ("split-unwinding-calls", split_unwinding_calls),

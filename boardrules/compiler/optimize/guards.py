@@ -1,4 +1,5 @@
-"""Guard an aggregate that windows ask with the memoized part of its filter.
+"""Guard an aggregate that windows ask, or a loop they run, with the memoized part of its
+filter.
 
 `best(s.price for s in others' spaces where completes_group(p, s) and p.cash - s.price
 >= reserve)` reads cash, so it cannot be memoized, and in a window of play the default
@@ -26,7 +27,7 @@ from ..diagnostics import Reporter
 from .conjuncts import chain_of, chained
 from .effects import Effects, asked_in_windows
 from .memo import MAX_SLOTS, ReadSets, dimension
-from .walk import walk_expr
+from .walk import domain_exprs, walk_expr
 
 
 def _candidates(a: ir.Aggregate, stable: list[ir.Expr]) -> ir.Aggregate:
@@ -78,3 +79,70 @@ def guard_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> ir
         guarded, guard = _guarded(a, program, fx, reads) if a.name in asked else (a, None)
         aggregates += [guarded] if guard is None else [guard, guarded]
     return dataclasses.replace(program, aggregates=tuple(aggregates))
+
+
+def _free_locals(exprs: list[ir.Expr], var: str) -> tuple[tuple[str, ir.Type], ...]:
+    """The locals the expressions read besides the loop variable, in the order met."""
+    found: dict[str, ir.Type] = {}
+    for e in exprs:
+        for n in walk_expr(e):
+            if isinstance(n, ir.Local) and n.name != var:
+                found.setdefault(n.name, n.type)
+    return tuple(found.items())
+
+
+def _loop_guard(loop: ir.Loop, name: str, program: ir.Program, fx: Effects,
+                reads: ReadSets) -> ir.Aggregate | None:
+    """`any(var in domain where the memoizable part of the filter)`, when it would be
+    memoized and skipping the loop on false is unobservable (the filter and the domain
+    are pure and safe: a loop whose members all fail it runs nothing)."""
+    if loop.where is None or loop.domain.guarded or loop.domain.kind == "table":
+        return None
+    conjuncts = chain_of(loop.where, "and")
+    if not all(fx.expr_is_clean(e) for e in (*conjuncts, *domain_exprs(loop.domain))):
+        return None
+    stable = [c for c in conjuncts if reads.expr(c) is not None]
+    walked = reads.domain(loop.domain)
+    if walked is None or not any(reads.expr(c) for c in stable):
+        return None  # nothing to keep, or only tests of locals (`q != leader`): not worth it
+    stable = _steadiest(stable, walked, reads)
+    depends = walked.union(*(reads.expr(c) for c in stable))
+    params = _free_locals([*stable, *domain_exprs(loop.domain)], loop.var)
+    dims = tuple(dimension(t, program) for _, t in params)
+    if not depends or None in dims or ir.Memo((), 0, dims).slots > MAX_SLOTS:
+        return None
+    return ir.Aggregate(name, "any", params, loop.var, loop.domain, chained(stable, "and"),
+                        None, ir.BOOL, loop.span)
+
+
+def guard_loops(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
+    """`for q in players where q != p and jail_card_of(q) != none { ... }`, run by a
+    procedure that windows call, goes round the table each time although nobody holds a
+    card: the loop is skipped when a memoized `any()` of its filter's memoizable part
+    says that no member passes it."""
+    reads = ReadSets(program)
+    asked = asked_in_windows(program)
+    guards: list[ir.Aggregate] = []
+
+    def guarded(body: tuple[ir.Stmt, ...], function: str) -> tuple[ir.Stmt, ...]:
+        result: list[ir.Stmt] = []
+        for st in body:
+            if isinstance(st, ir.If):
+                st = dataclasses.replace(st, then=guarded(st.then, function),
+                                         otherwise=guarded(st.otherwise, function))
+            elif isinstance(st, ir.While | ir.Loop):
+                st = dataclasses.replace(st, body=guarded(st.body, function))
+            guard = _loop_guard(st, f"agg_loop{len(guards)}_in_{function}", program, fx,
+                                reads) if isinstance(st, ir.Loop) else None
+            if guard is not None:
+                guards.append(guard)
+                test = ir.CallProc(ir.BOOL, guard.name,
+                                   tuple(ir.Local(t, n) for n, t in guard.params))
+                st = ir.If(st.span, test, (st,), ())
+            result.append(st)
+        return tuple(result)
+
+    functions = tuple(dataclasses.replace(f, body=guarded(f.body, f.name))
+                      if f.name in asked else f for f in program.functions)
+    return dataclasses.replace(program, functions=functions,
+                               aggregates=program.aggregates + tuple(guards))
