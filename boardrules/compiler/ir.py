@@ -302,6 +302,7 @@ class Memo:
     base: int  # its first slot in the game's memo table
     dims: tuple[tuple[int, int], ...]  # per parameter: (offset added to the value, size)
     cash_of: str = ""  # the player parameter whose cash each slot also keeps, if one
+    cash_range: bool = False  # kept as the range of that cash with the same answer
 
     @property
     def slots(self) -> int:

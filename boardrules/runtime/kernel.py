@@ -94,6 +94,10 @@ class Kernel:
     card_holder: cython.int[512]
     holder_version: cython.int  # bumped by every change of card_holder: memoized queries read it
     alive_version: cython.int  # bumped when a player retires: memoized queries over players read it
+    # the range of a player's cash within which the question being worked out has the same
+    # answer (k_cash_at_least narrows it; a memo keeps it)
+    cash_low: cython.longlong
+    cash_high: cython.longlong
     # decisions
     opts: cython.int[512]
     n_forced: cython.int

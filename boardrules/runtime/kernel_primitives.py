@@ -162,6 +162,21 @@ class Primitives(Kernel):
         return 0
 
 
+    @cython.cfunc
+    @cython.final
+    @cython.inline
+    @cython.exceptval(check=False)
+    def k_cash_at_least(self, cash: cython.longlong, threshold: cython.longlong) -> cython.bint:
+        """cash >= threshold, for a memoized question: the range of cash with the same
+        answer narrows to this side of the threshold."""
+        if cash >= threshold:
+            if threshold > self.cash_low:
+                self.cash_low = threshold
+            return True
+        if threshold - 1 < self.cash_high:
+            self.cash_high = threshold - 1
+        return False
+
     # ---- players ---------------------------------------------------------------
     @cython.cfunc
     @cython.final

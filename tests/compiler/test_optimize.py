@@ -784,7 +784,7 @@ def test_a_guarded_question_walks_the_members_its_guard_kept(editions):
     guard = by_name[asked.guard.function]
     assert asked.domain.kept == guard.name and guard.kept is not None
     assert guard.kept.width == 6  # the board's spaces
-    assert ir_text.expr(asked.where) == "(p.player_cash >= (10 * s.space_level))"
+    assert ir_text.expr(asked.where) == "k_cash_at_least(p.player_cash, (10 * s.space_level))"
     assert ir_text.aggregate(asked).count(f"kept by {guard.name}") == 1
 
 
@@ -894,3 +894,73 @@ def test_a_guarded_loop_plays_as_before(editions, monkeypatch):
     played = games(guarded)
     assert played == games(plain)
     assert any(sum(tokens) < 2 * turns for turns, _, _, tokens in played)  # the loop ran
+
+
+# ---- cash ranges (memoize-aggregates) ---------------------------------------------------------
+
+RANGE_RULES = DATA + """decision pick(p: player) by p -> space? where s: s.owner == p {
+  default best(s.price for s in legal where p.cash - s.price >= 10 and 3 + p.cash > s.level)
+}
+decision exact(p: player) by p -> space? where s: s.owner == p {
+  default best(s.price for s in legal where p.cash % 2 == 0)
+}
+proc offer(p: player) {
+  window q from p {
+    let s = ask pick(q)
+    let t = ask exact(q)
+    if s != none and t != none {
+      s.level += 1
+    }
+  }
+}
+proc claim(p: player, s: space) { s.owner = p }
+proc spend(p: player, n: int) { pay(p, bank, n) }
+rule r { on turn(p: player) { offer(p) } }
+rule writes { on land(p: player, s: space) {
+  claim(p, s)
+  spend(p, 1)
+} }
+"""
+
+
+def test_a_cash_keyed_memo_keeps_the_range_of_cash_with_the_same_answer(editions):
+    program = editions.compile(RANGE_RULES, until="memoize-aggregates").program
+    ranged = next(a for a in program.aggregates if "decide_pick" in a.name and a.memo)
+    assert ranged.memo.cash_of == "p" and ranged.memo.cash_range
+    assert "player_cash - " not in ir_text.expr(ranged.where)
+    assert ir_text.expr(ranged.where).count("k_cash_at_least(p.player_cash, ") == 2
+    exact = next(a for a in program.aggregates if "decide_exact" in a.name and a.memo)
+    assert exact.memo.cash_of == "p" and not exact.memo.cash_range  # `%`: not a comparison
+
+
+def test_a_cash_range_memo_answers_as_a_walk_does(editions):
+    from boardrules.compiler.codegen import generate
+    from boardrules.compiler.pipeline import compile_rules
+
+    compilation = compile_rules(editions.write(RANGE_RULES))
+    asked = next(a for a in compilation.program.aggregates
+                 if "decide_pick" in a.name and a.memo and a.memo.cash_range)
+    namespace: dict = {"__name__": "generated_under_test"}
+    exec(compile(generate(compilation.program, "ed.rules"), "<generated>", "exec"), namespace)
+    game = namespace["Game"](2, seed=1)
+
+    def walked(p: int) -> int:
+        cash, found = game.state_get("cash", p), -1
+        for s in range(3):  # the prelude's spaces, all at the same price: the first wins
+            if game.state_get("c_space_owner", s) == p and cash - 5 >= 10 \
+                    and 3 + cash > game.state_get("c_space_level", s) and found < 0:
+                found = s
+        return found
+
+    rng = random.Random(3)
+    for s in range(3):
+        game.invoke("proc_claim", (s % 2, s))
+    for _ in range(300):
+        p = rng.randrange(2)
+        spent = rng.choice([rng.randrange(-3, 4), rng.randrange(-40, 40),
+                            game.state_get("cash", p) - rng.randrange(0, 20)])
+        game.invoke("proc_spend", (p, spent))
+        if rng.random() < 0.2:
+            game.invoke("proc_claim", (rng.randrange(2), rng.randrange(3)))
+        for q in rng.sample((0, 1), 2):
+            assert game.invoke(asked.name, (q,)) == walked(q), (p, spent, q)

@@ -18,9 +18,10 @@ s.price >= reserve`), and windows ask them of every player again and again while
 that cash stays the same. Such an aggregate, one that reads the cash of one of its
 parameters (a player, never none) in its own expressions and nothing else volatile,
 keeps that cash in its slot too: a kept value is used only while both the versions
-and the cash are the ones it was computed with. Those are kept when procedures,
-rules or other aggregates ask them, and also when only a decision does, if a
-window may ask it.
+and the cash are the ones it was computed with (or, when that cash is only compared
+with amounts, while it stays on the same side of each: cash_ranges.py). Those are
+kept when procedures, rules or other aggregates ask them, and also when only a
+decision does, if a window may ask it.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from collections.abc import Iterable
 
 from .. import ir
 from ..diagnostics import Reporter
+from .cash_ranges import cash_ranged
 from .effects import Effects, asked_in_windows
 from .walk import body_exprs, domain_exprs, walk_expr, walk_stmts
 
@@ -176,6 +178,13 @@ def dimension(t: ir.Type, program: ir.Program) -> tuple[int, int] | None:
     return (1, sizes[t.name] + 1) if t.optional else (0, sizes[t.name])
 
 
+def _cash_ranged(a: ir.Aggregate, param: str, fx: Effects) -> ir.Aggregate | None:
+    """The aggregate whose memo may keep a range of `param`'s cash (cash_ranges.py)."""
+    cash = next(n for e in (a.where, a.value, *(h for _, h in a.hoisted))
+                for n in walk_expr(e) if _cash_of_param(n, {param}))
+    return cash_ranged(a, cash, fx)
+
+
 def _queries(program: ir.Program) -> set[str]:
     """The aggregates that procedures, rules or other aggregates call. One only a decision
     calls is left alone: the answer is acted on at once, so the same question rarely
@@ -204,9 +213,10 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
                 depends, cash_of = keyed
         dims = [dimension(t, program) for _, t in a.params]
         if depends and a.name not in fx.impure and None not in dims and a.counted is None:
-            memo = ir.Memo(tuple(sorted(depends)), base, tuple(dims), cash_of)
+            ranged = _cash_ranged(a, cash_of, fx) if cash_of else None
+            memo = ir.Memo(tuple(sorted(depends)), base, tuple(dims), cash_of, bool(ranged))
             if memo.slots <= MAX_SLOTS:
-                a = dataclasses.replace(a, memo=memo)
+                a = dataclasses.replace(ranged or a, memo=memo)
                 base += memo.slots
         aggregates.append(a)
     return dataclasses.replace(program, aggregates=tuple(aggregates), memo_slots=base)

@@ -1,0 +1,91 @@
+"""Keep a cash-keyed memo's value over a range of cash, not one amount.
+
+The default strategy's questions compare the asking player's cash with amounts
+that do not depend on it (`p.cash - s.build_cost >= reserve`,
+`p.cash >= s.mortgage + fee`), and a memo that keeps such a question's value with
+the exact cash it was worked out with (`Memo.cash_of`) misses at every rent paid or
+received. The answer is the same for every cash that gives each comparison
+evaluated the same truth value: the walk takes the same path. So each such
+comparison becomes `k_cash_at_least(p.cash, threshold)`, which also narrows the
+kernel's `cash_low`/`cash_high` to the cash values on the same side of the
+threshold, and the memo keeps that range: a kept value is used while the versions
+are the same and the cash is within it.
+
+Only when every read of that cash in the aggregate's own expressions is one side of
+`<`, `<=`, `>` or `>=` as `p.cash` plus or minus amounts that read no cash, and
+those amounts and the other side are pure and safe (they are then evaluated in
+another order); otherwise the memo keeps the exact cash, as before.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .. import ir
+from .effects import Effects
+from .walk import map_expr, walk_expr
+
+AT_LEAST = "k_cash_at_least"
+
+
+def _reads_cash(e: ir.Expr, cash: ir.Expr) -> bool:
+    return any(n == cash for n in walk_expr(e))
+
+
+def _offset(e: ir.Expr, cash: ir.Expr) -> list[tuple[str, ir.Expr]] | None:
+    """e as cash plus terms that read no cash ([] for cash itself), else None."""
+    if e == cash:
+        return []
+    if isinstance(e, ir.Binary) and e.op in ("+", "-"):
+        left, right = _reads_cash(e.left, cash), _reads_cash(e.right, cash)
+        if left and not right:
+            terms = _offset(e.left, cash)
+            return None if terms is None else [*terms, (e.op, e.right)]
+        if right and not left and e.op == "+":
+            terms = _offset(e.right, cash)
+            return None if terms is None else [*terms, ("+", e.left)]
+    return None
+
+
+# `cash op t` as `at_least(cash, t + shift)`, negated or not
+_AS_AT_LEAST = {">=": (0, False), ">": (1, False), "<": (0, True), "<=": (1, True)}
+_MIRRORED = {">=": "<=", ">": "<", "<=": ">=", "<": ">"}
+
+
+def _threshold(e: ir.Expr, cash: ir.Expr, fx: Effects) -> ir.Expr | None:
+    """`k_cash_at_least(cash, threshold)` (or its negation) for a comparison of cash plus
+    amounts with an amount, all pure and safe; None for another expression."""
+    if not (isinstance(e, ir.Binary) and e.op in _AS_AT_LEAST):
+        return None
+    op, side, other = e.op, e.left, e.right
+    if _reads_cash(other, cash):
+        op, side, other = _MIRRORED[op], e.right, e.left
+    terms = _offset(side, cash)
+    if terms is None or _reads_cash(other, cash) or not fx.expr_is_clean(other) or not all(
+            fx.expr_is_clean(t) for _, t in terms):
+        return None
+    shift, negated = _AS_AT_LEAST[op]
+    threshold = other  # cash + a - b op other  <=>  cash op other - a + b
+    for sign, term in terms:
+        threshold = ir.Binary(ir.INT, "-" if sign == "+" else "+", threshold, term)
+    if shift:
+        threshold = ir.Binary(ir.INT, "+", threshold, ir.Const(ir.INT, shift))
+    test = ir.KernelCall(ir.BOOL, AT_LEAST, (cash, threshold))
+    return ir.Unary(ir.BOOL, "not", test) if negated else test
+
+
+def cash_ranged(a: ir.Aggregate, cash: ir.Expr, fx: Effects) -> ir.Aggregate | None:
+    """The aggregate with its comparisons of `cash` (a player parameter's) made
+    range-keeping, or None when some read of that cash is not such a comparison."""
+    rewritten: list[ir.Expr | None] = []
+    for e in (a.where, a.value, *(h for _, h in a.hoisted)):
+        if e is not None:
+            e = map_expr(e, lambda n: _threshold(n, cash, fx) or n)
+            tests = [n for n in walk_expr(e) if isinstance(n, ir.KernelCall)
+                     and n.function == AT_LEAST]
+            if sum(n == cash for n in walk_expr(e)) != sum(t.args[0] == cash for t in tests):
+                return None
+        rewritten.append(e)
+    where, value, *hoisted = rewritten
+    return dataclasses.replace(a, where=where, value=value, hoisted=tuple(
+        (name, h) for (name, _), h in zip(a.hoisted, hoisted, strict=True)))
