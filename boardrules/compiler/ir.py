@@ -303,6 +303,10 @@ class Memo:
     dims: tuple[tuple[int, int], ...]  # per parameter: (offset added to the value, size)
     cash_of: str = ""  # the player parameter whose cash each slot also keeps, if one
     cash_range: bool = False  # kept as the range of that cash with the same answer
+    # per parameter: the declared field its slot is keyed by, when the aggregate reads the
+    # parameter only through it (`s.group`: one slot a group), with the parameter's own
+    # number of values; ("", 0) for a parameter keyed by itself
+    keys: tuple[tuple[str, int], ...] = ()
 
     @property
     def slots(self) -> int:

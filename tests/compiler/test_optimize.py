@@ -964,3 +964,53 @@ def test_a_cash_range_memo_answers_as_a_walk_does(editions):
             game.invoke("proc_claim", (rng.randrange(2), rng.randrange(3)))
         for q in rng.sample((0, 1), 2):
             assert game.invoke(asked.name, (q,)) == walked(q), (p, spent, q)
+
+
+KEYED_RULES = DATA_BOARD + DATA + """proc raised_group(s: space) -> bool {
+  return any(t in spaces where t.group == s.group and t.level > 0)
+}
+proc others_owned(p: player, s: space) -> int {
+  return sum(t.price for t in spaces where t.owner == p and t != s and t.group == s.group)
+}
+proc raise_level(s: space) { s.level += 1 }
+proc claim(p: player, s: space) { s.owner = p }
+rule r { on land(p: player, s: space) {
+  raise_level(s)
+  claim(p, s)
+  if raised_group(s) and others_owned(p, s) > 0 { move(p, 1) }
+} }
+"""
+
+
+def test_a_memo_keyed_by_the_declared_field_its_argument_is_read_through(editions):
+    """`raised_group(s)` reads s only as s.group: the spaces of a group share one slot."""
+    from boardrules.compiler.codegen import generate
+    from boardrules.compiler.pipeline import compile_rules
+
+    compilation = compile_rules(editions.write(KEYED_RULES, prelude=False))
+    by_kind = {a.kind: a for a in compilation.program.aggregates}
+    grouped, counted = by_kind["any"], by_kind["sum"]
+    assert grouped.memo.keys == (("space_group", 3),)
+    assert grouped.memo.slots == 2  # reds and none
+    assert not counted.memo.keys  # it reads s.group, but compares t with s itself too
+    namespace: dict = {"__name__": "generated_under_test"}
+    exec(compile(generate(compilation.program, "ed.rules"), "<generated>", "exec"), namespace)
+    game = namespace["Game"](2, seed=1)
+
+    def walked(s: int) -> bool:
+        group = (0, None, 0)[s]  # s0 and s2 are reds
+        return any(game.state_get("c_space_level", t) > 0 for t in range(3)
+                   if (0, None, 0)[t] == group)
+
+    def owned(p: int, s: int) -> int:
+        return 5 * sum(game.state_get("c_space_owner", t) == p for t in range(3)
+                       if t != s and (0, None, 0)[t] == (0, None, 0)[s])
+
+    for step in (2, 1, 0, 2, 1):
+        for s in range(3):
+            assert game.invoke(grouped.name, (s,)) == walked(s), (step, s)
+            assert [game.invoke(counted.name, (p, s)) for p in (0, 1)] == [
+                owned(0, s), owned(1, s)]
+        game.invoke("proc_raise_level", (step,))
+        game.invoke("proc_claim", (step % 2, step))
+    assert [game.invoke(grouped.name, (s,)) for s in range(3)] == [walked(s) for s in range(3)]

@@ -178,6 +178,30 @@ def dimension(t: ir.Type, program: ir.Program) -> tuple[int, int] | None:
     return (1, sizes[t.name] + 1) if t.optional else (0, sizes[t.name])
 
 
+def _keyed(a: ir.Aggregate, program: ir.Program, dims: list) -> tuple[list, list]:
+    """The slots' dimensions and keys of a memo, a parameter that the aggregate reads only
+    through one declared field (`s.group` in `any(t in spaces where t.group == s.group
+    and t.mortgaged)`) keyed by that field: the spaces of a group share one slot."""
+    tables = {t.name: t for t in program.tables if t.stride == 1}
+    nodes = [n for e in (*domain_exprs(a.domain), a.where, a.value, a.guard,
+                         *(h for _, h in a.hoisted)) for n in walk_expr(e)]
+    keys = []
+    for i, (name, t) in enumerate(a.params):
+        local = ir.Local(t, name)
+        read = {n.table for n in nodes if isinstance(n, ir.Table) and n.entity == local
+                and n.element is None and n.table in tables}
+        uses = sum(n == local for n in nodes)
+        through = sum(isinstance(n, ir.Table) and n.entity == local and n.element is None
+                      for n in nodes)
+        if t.optional or len(read) != 1 or uses != through or dims[i] is None:
+            keys.append(("", 0))
+            continue
+        values = tables[next(iter(read))].values or (0,)
+        keys.append((next(iter(read)), dims[i][1]))
+        dims[i] = (-min(values), max(values) - min(values) + 1)
+    return dims, keys
+
+
 def _cash_ranged(a: ir.Aggregate, param: str, fx: Effects) -> ir.Aggregate | None:
     """The aggregate whose memo may keep a range of `param`'s cash (cash_ranges.py)."""
     cash = next(n for e in (a.where, a.value, *(h for _, h in a.hoisted))
@@ -214,7 +238,9 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
         dims = [dimension(t, program) for _, t in a.params]
         if depends and a.name not in fx.impure and None not in dims and a.counted is None:
             ranged = _cash_ranged(a, cash_of, fx) if cash_of else None
-            memo = ir.Memo(tuple(sorted(depends)), base, tuple(dims), cash_of, bool(ranged))
+            dims, keys = _keyed(a, program, dims)
+            memo = ir.Memo(tuple(sorted(depends)), base, tuple(dims), cash_of, bool(ranged),
+                           tuple(keys) if any(table for table, _ in keys) else ())
             if memo.slots <= MAX_SLOTS:
                 a = dataclasses.replace(ranged or a, memo=memo)
                 base += memo.slots
