@@ -98,6 +98,34 @@ def test_some_after_an_early_return_on_none_is_dropped(editions):
     assert "proc_in_group" not in fx.unsafe and "proc_unsure" in fx.unsafe
 
 
+DECLARED_SOME = """field space.partner: space? = none
+decision pick(p: player) by p -> space? where s: s.owner == p
+    and (if s.group == reds then some(s.partner).price > 0 else true) {
+  default none
+}
+decision risky(p: player) by p -> space? where s: s.owner == p and some(s.partner).price > 0 {
+  default none
+}
+rule r { on land(p: player, s: space) {
+  s.owner = p
+  if ask pick(p) != none and ask risky(p) != none { move(p, 1) }
+} }
+"""
+
+
+def test_some_of_declared_data_that_every_entity_passing_the_tests_has_is_dropped(editions):
+    """s0 and s2, the reds, have a partner: `some(s.partner)` cannot fail for a red
+    space, and the decision becomes lazy; s1 has none, so it can fail without the test."""
+    board = DATA_BOARD.replace("special = true }", "special = true, partner = s1 }").replace(
+        "{ group = reds }", "{ group = reds, partner = s0 }")
+    text = board + DATA + DECLARED_SOME
+    program = editions.compile(text, until="lazy-decisions", prelude=False).program
+    pick, risky = (next(d for d in program.decisions if d.name == name)
+                   for name in ("pick", "risky"))
+    assert "k_some" not in calls(walk_expr(pick.where)) and pick.lazy
+    assert "k_some" in calls(walk_expr(risky.where)) and not risky.lazy
+
+
 # ---- effects ----------------------------------------------------------------------------------
 
 

@@ -26,7 +26,7 @@ from .inline import inline_procedures, lift_early_exits, returns_as_expressions
 from .integers import drop_proven_checks, narrow_integers
 from .keep import keep_candidates
 from .memo import memoize_aggregates
-from .some import eliminate_some
+from .some import eliminate_some, some_of_declared_data
 from .unwinding import split_unwinding_calls
 
 Optimization = Callable[[ir.Program, Effects, Reporter], ir.Program]
@@ -37,6 +37,7 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("eliminate-some", eliminate_some),
     ("returns-as-expressions", returns_as_expressions),
     ("inline-procedures", inline_procedures),
+    ("some-of-declared-data", some_of_declared_data),
     ("merge-aggregates", merge_aggregates),
     ("hoist-invariants", hoist_invariants),
     ("lift-early-exits", lift_early_exits),

@@ -16,8 +16,10 @@ import dataclasses
 
 from .. import ir
 from ..diagnostics import Reporter
+from ..error_codes import ErrorCode
 from .effects import Effects
-from .walk import CHILD_FIELDS, walk_expr, walk_stmts
+from .fold import Folder, negate
+from .walk import CHILD_FIELDS, map_body, map_expr, walk_expr, walk_stmts
 
 
 def _stable(e: ir.Expr, assigned: set[str]) -> bool:
@@ -101,3 +103,86 @@ def eliminate_some(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.P
 
     return dataclasses.replace(program, functions=tuple(function(f)
                                                         for f in program.functions))
+
+
+class _DeclaredData:
+    """`some(c.wants)` where the tests on the way to it (`c.deck == nook_miles`, `c.need >
+    0`) read only declared data of c: worked out for every card at compile time, it can
+    fail only if a card that passes them has no `wants`."""
+
+    def __init__(self, program: ir.Program, fx: Effects):
+        self.tables = {t.name: t.values for t in program.tables if t.stride == 1}
+        self.deck_of = {card: d for d, deck in enumerate(program.decks) for card in deck.cards}
+        self.folder = Folder(fx, Reporter().reporting(ErrorCode.CONSTANT_OUT_OF_RANGE))
+
+    def expr(self, e: ir.Expr | None, path: tuple[ir.Expr, ...]) -> ir.Expr | None:
+        """e with every `some` that cannot fail, given the tests on the way, dropped."""
+        if e is None:
+            return None
+        if isinstance(e, ir.Binary) and e.op in ("and", "or"):
+            known = e.left if e.op == "and" else negate(e.left)
+            return dataclasses.replace(e, left=self.expr(e.left, path),
+                                       right=self.expr(e.right, (*path, known)))
+        if isinstance(e, ir.Conditional):
+            return dataclasses.replace(e, test=self.expr(e.test, path),
+                                       then=self.expr(e.then, (*path, e.test)),
+                                       otherwise=self.expr(e.otherwise, (*path, negate(e.test))))
+        if isinstance(e, ir.KernelCall) and e.function == "k_some" and self._never_none(
+                e.args[0], path):
+            known = e.args[0]  # never none here: read as a value of the type itself
+            return dataclasses.replace(known, type=ir.Type(known.type.name, False))
+        if isinstance(e, ir.CallProc | ir.KernelCall):
+            return dataclasses.replace(e, args=tuple(self.expr(a, path) for a in e.args))
+        changes = {name: self.expr(getattr(e, name), path)
+                   for name in CHILD_FIELDS if isinstance(getattr(e, name, None), ir.Expr)}
+        return dataclasses.replace(e, **changes) if changes else e
+
+    def _never_none(self, x: ir.Expr, path: tuple[ir.Expr, ...]) -> bool:
+        if not (isinstance(x, ir.Table) and x.table in self.tables and x.element is None
+                and isinstance(x.entity, ir.Local)):
+            return False
+        var = x.entity
+        tests = [t for t in path if self._declared(t, var)]
+        values = self.tables[x.table]
+        return all(values[k] != -1 for k in range(min(x.length, len(values)))
+                   if not any(self._fold(t, var, k) == ir.Const(ir.BOOL, False) for t in tests))
+
+    def _declared(self, e: ir.Expr, var: ir.Local) -> bool:
+        """Whether e reads nothing but constants and declared data of var."""
+        for n in walk_expr(e):
+            if isinstance(n, ir.Local) and n != var or isinstance(n, ir.State | ir.CallProc
+                                                                   | ir.KernelCall | ir.Builtin):
+                return False
+            if isinstance(n, ir.Table) and (n.table not in self.tables or n.element is not None):
+                return False
+            if isinstance(n, ir.Derived) and n.what != "card_deck":
+                return False
+        return True
+
+    def _fold(self, e: ir.Expr, var: ir.Local, k: int) -> ir.Expr:
+        def known(n: ir.Expr) -> ir.Expr:
+            if n == var:
+                return ir.Const(var.type, k)
+            if isinstance(n, ir.Table) and isinstance(n.entity, ir.Const):
+                value = self.tables[n.table][n.entity.value]
+                return ir.Const(n.type, bool(value) if n.type.name == "bool" else value)
+            if isinstance(n, ir.Derived) and isinstance(n.entity, ir.Const):
+                return ir.Const(n.type, self.deck_of.get(n.entity.value, -1))
+            return self.folder.node(n)
+        return map_expr(e, known)
+
+
+def some_of_declared_data(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
+    """Drop `some(x.f)` (f declared data) where every entity that passes the tests on the
+    way has an f: the filter of `complete_card` is then safe, and the decision lazy."""
+    data = _DeclaredData(program, fx)
+    decisions = tuple(dataclasses.replace(d, where=data.expr(d.where, ()),
+                                          default=data.expr(d.default, ()))
+                      for d in program.decisions)
+    aggregates = tuple(dataclasses.replace(a, where=data.expr(a.where, ()),
+                                           value=data.expr(a.value, ()))
+                       for a in program.aggregates)
+    functions = tuple(dataclasses.replace(f, body=map_body(f.body, lambda e: data.expr(e, ())))
+                      for f in program.functions)
+    return dataclasses.replace(program, decisions=decisions, aggregates=aggregates,
+                               functions=functions)
