@@ -70,6 +70,7 @@ class Table(Expr):
     stride: int
     length: int  # number of entities, for the bounds check of optional entities
     index_enum: str = ""  # the enum indexing a list field ("" for positions 0, 1, ...)
+    element_known: bool = False  # the element is within [0, stride): no bounds check
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,7 @@ class State(Expr):
     element: Expr | None = None  # for a list counter, which of its values
     stride: int = 1
     index_enum: str = ""
+    element_known: bool = False  # the element is within [0, stride): no bounds check
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from .counts import count_queries
 from .decisions import lazy_decisions
 from .disjunctions import factor_disjunctions
 from .effects import Effects, analyse
+from .elements import known_elements
 from .fold import fold_constants
 from .guards import guard_aggregates, guard_loops
 from .hoist import hoist_invariants
@@ -34,6 +35,7 @@ Optimization = Callable[[ir.Program, Effects, Reporter], ir.Program]
 OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("fold-constants", fold_constants),
     ("narrow-integers", narrow_integers),
+    ("known-elements", known_elements),
     ("eliminate-some", eliminate_some),
     ("returns-as-expressions", returns_as_expressions),
     ("inline-procedures", inline_procedures),

@@ -67,9 +67,9 @@ def _node_unsafe(n: ir.Expr, fx: Effects) -> bool:
         case ir.CallProc():
             return n.function in fx.unsafe
         case ir.Table():
-            return n.entity.type.optional or n.element is not None
+            return n.entity.type.optional or n.element is not None and not n.element_known
         case ir.State():
-            return n.checked or n.element is not None
+            return n.checked or n.element is not None and not n.element_known
         case ir.Derived():
             return n.entity.type.optional
         case ir.Binary(op="//" | "%"):
