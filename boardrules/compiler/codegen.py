@@ -204,12 +204,18 @@ def hoisted_guards(program: ir.Program, fx: Effects) -> dict[str, ir.Expr]:
             if f.guard is not None and f.rule_index >= 0 and fx.expr_is_clean(f.guard)}
 
 
+INLINED_STATEMENTS = 8  # a procedure of at most this many statements, none a loop, is inline
+
+
 def inlined_functions(program: ir.Program, fx: Effects) -> set[str]:
-    """Procedures that only return an expression (`owns_group(p, g)`): C inlines them, so a
-    question asked through one costs no extra call."""
+    """Small procedures that only compute a value (`owns_group(p, g)`, `need_of(p, r)`: a
+    few tests and returns, no loop, no write): C inlines them, so a question asked through
+    one costs no extra call."""
     return {f.name for f in program.functions
             if f.rule_index < 0 and f.name not in fx.recursive and f.guard is None
-            and len(f.body) == 1 and isinstance(f.body[0], ir.Return)}
+            and f.name not in fx.impure and f.returns.name not in ("void", "error")
+            and len(list(walk_stmts(f.body))) <= INLINED_STATEMENTS
+            and not any(isinstance(s, ir.Loop | ir.While) for s in walk_stmts(f.body))}
 
 
 def _optimized_code(program: ir.Program, effects: Effects) -> dict:

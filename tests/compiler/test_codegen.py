@@ -262,13 +262,20 @@ proc owned_twice(p: player) -> int {
   let n = owned(p, 6 / (p.sold + 1))
   return n + owned(p, 1)
 }
+proc tally(p: player) -> int {
+  let n = 0
+  for s in spaces where s.owner == p and s.owner != none {
+    n += owned(p, 6 / (n + 1))
+  }
+  return n
+}
 rule offers { on turn(p: player) {
   window q from p rounds 3 {
     if ask sell(q) {
       q.sold += 1
     }
   }
-  move(p, owned_twice(p) + 1)
+  move(p, owned_twice(p) + tally(p) + 1)
 } }
 """
 
@@ -284,11 +291,12 @@ def decorators_of(code: str, name: str) -> list[str]:
 
 
 def test_small_functions_are_inline_in_c(editions):
-    """A procedure that only returns an expression and a memo's lookup are C `inline`
-    (a question asked through them costs no call); one with statements is not."""
+    """A small procedure that only computes a value and a memo's lookup are C `inline`
+    (a question asked through them costs no call); one with a loop is not."""
     code = editions.compile(C_LEVEL_RULES, until="codegen").code
     assert "@cython.inline" in decorators_of(code, "proc_owned")
-    assert "@cython.inline" not in decorators_of(code, "proc_owned_twice")
+    assert "@cython.inline" in decorators_of(code, "proc_owned_twice")
+    assert "@cython.inline" not in decorators_of(code, "proc_tally")
     memoized = [line.split("def ")[1].split("(")[0] for line in code.splitlines()
                 if line.strip().startswith("def agg_")]
     assert memoized and all("@cython.inline" in decorators_of(code, name) for name in memoized)
