@@ -4,7 +4,7 @@
 # Code generation pastes kernel_support.py, this file, kernel_primitives.py and
 # kernel_api.py, in that order, at the top of every edition's module
 # (compiler/kernel_facts.py), where `class Game(KernelApi)` adds the edition's rules.
-# This file holds the game's state, the game loop, dice, resting spaces, movement and
+# This file holds the game's state, the game loop, resting spaces, movement and
 # the turn order; kernel_primitives.py what the rules call (decks, money, players,
 # decisions); kernel_api.py what Python calls between turns. It knows no edition's
 # names or numbers. Capacities are generic upper bounds that
@@ -434,28 +434,6 @@ class Kernel:
                 best, best_score = p, value
         return best
 
-    # ---- randomness ------------------------------------------------------------
-    @cython.cfunc
-    @cython.final
-    @cython.exceptval(-2147483647, check=True)
-    def k_roll(self, die: cython.int) -> cython.int:
-        value: cython.int
-        if self.dice_pos < self.dice_len:
-            value = self.script_dice[self.dice_pos]
-            self.dice_pos += 1
-            if not self.is_face(die, value) or not (
-                    self.script_for[self.dice_pos - 1] >> die) & 1:
-                raise ScriptedRollError(die, value)
-        elif self.dice_strict:
-            raise ScriptedRollError(die)
-        else:
-            value = self.die_faces[die * CAP_FACES + self.chance.below(self.die_size[die])]
-        if self.in_turn and self.handling == 0:
-            self.k_note_throw()
-        if self.tracing:
-            self.trace_lines.append(f"  roll {DIE_NAMES[die]}={traced(DIE_FACE_TYPES[die], value)}")
-        return value
-
     # ---- resting spaces ----------------------------------------------------------
     # A throw is the dice the turn's own rules roll (not a land or pass handler's, such as
     # a utility's or a card's dice) until the turn's player's token is next placed. It is
@@ -491,14 +469,6 @@ class Kernel:
             if self.die_faces[die * CAP_FACES + i] == value:
                 return True
         return False
-
-    @cython.cfunc
-    @cython.final
-    @cython.exceptval(-2147483647, check=True)
-    def k_random(self, n: cython.int) -> cython.int:
-        if n <= 0:
-            raise RuleError(f"random({n}): the bound must be positive")
-        return self.chance.below(n)
 
     # ---- decks -------------------------------------------------------------------
     @cython.cfunc

@@ -1,7 +1,7 @@
 # ruff: noqa: F405
 # The primitives the edition's rules call on the kernel, in Cython pure-Python mode:
-# drawing and handing out cards, distances and cells of the board, payments, retiring
-# and naming players, windows of play, and asking
+# dice and random numbers, drawing and handing out cards, distances and cells of the
+# board, payments, retiring and naming players, windows of play, and asking
 # decisions (the policies, scripted and forced answers, external players). Pasted
 # between kernel.py and kernel_api.py (see kernel.py); the game loop in kernel.py
 # calls none of them.
@@ -14,6 +14,36 @@ from .kernel_support import *  # noqa: F403
 @cython.cclass
 class Primitives(Kernel):
     """Decks, money, players and decisions, as the rules use them."""
+
+    # ---- dice and random numbers ------------------------------------------------
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-2147483647, check=True)
+    def k_roll(self, die: cython.int) -> cython.int:
+        value: cython.int
+        if self.dice_pos < self.dice_len:
+            value = self.script_dice[self.dice_pos]
+            self.dice_pos += 1
+            if not self.is_face(die, value) or not (
+                    self.script_for[self.dice_pos - 1] >> die) & 1:
+                raise ScriptedRollError(die, value)
+        elif self.dice_strict:
+            raise ScriptedRollError(die)
+        else:
+            value = self.die_faces[die * CAP_FACES + self.chance.below(self.die_size[die])]
+        if self.in_turn and self.handling == 0:
+            self.k_note_throw()
+        if self.tracing:
+            self.trace_lines.append(f"  roll {DIE_NAMES[die]}={traced(DIE_FACE_TYPES[die], value)}")
+        return value
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-2147483647, check=True)
+    def k_random(self, n: cython.int) -> cython.int:
+        if n <= 0:
+            raise RuleError(f"random({n}): the bound must be positive")
+        return self.chance.below(n)
 
     # ---- decks -------------------------------------------------------------------
     @cython.cfunc
