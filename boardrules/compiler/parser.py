@@ -6,8 +6,6 @@ and what the parser expected there, never a Lark traceback.
 
 from __future__ import annotations
 
-import json
-import re
 from functools import lru_cache
 from importlib import resources
 
@@ -19,9 +17,9 @@ from lark.exceptions import (
 from lark.visitors import Transformer_NonRecursive
 
 from . import ast
-from .diagnostics import CompileError, Diagnostic, Span, error_at
+from .diagnostics import CompileError, Span, error_at
 from .error_codes import ErrorCode
-from .lang_types import INT_MAX
+from .literals import SourceError, int_literal, token_span, unquote
 from .syntax_errors import syntax_diagnostic
 
 
@@ -54,10 +52,10 @@ def parse(text: str, path: str) -> ast.Module:
     try:
         decls = _ToAst(path, text).transform(tree)
     except VisitError as exc:  # Lark wraps what a transformer callback raises
-        if isinstance(exc.orig_exc, _SourceError):
+        if isinstance(exc.orig_exc, SourceError):
             raise CompileError([exc.orig_exc.diagnostic()]) from None
         raise
-    except _SourceError as exc:
+    except SourceError as exc:
         raise CompileError([exc.diagnostic()]) from None
     except RecursionError:
         raise CompileError([error_at(
@@ -69,62 +67,9 @@ def parse(text: str, path: str) -> ast.Module:
     return ast.Module(Span(path, 1, 1, lines, 1), path, tuple(decls.children))
 
 
-class _SourceError(Exception):
-    """A mistake found while building the AST (a bad escape, a number out of range)."""
-
-    def __init__(self, span: Span, message: str, hint: str = "", *, code: ErrorCode):
-        super().__init__(message)
-        self.span, self.message, self.hint, self.code = span, message, hint, code
-
-    def diagnostic(self) -> Diagnostic:
-        return error_at(self.span, self.message, self.hint, code=self.code)
-
-
-def _token_span(path: str, token: Token) -> Span:
-    return Span(path, token.line, token.column, token.end_line, token.end_column)
-
-
 def _joined(first: Span, last: Span) -> Span:
     """From the start of `first` to the end of `last` (`a + b` of `a + b + c`)."""
     return Span(first.path, first.line, first.column, last.end_line, last.end_column)
-
-
-_ESCAPE = re.compile(r'\\(u[0-9a-fA-F]{4}|["\\/bfnrt])')
-
-
-def _unquote(token: Token, path: str) -> str:
-    try:
-        # strict=False: a raw tab (which the STRING terminal allows) is kept as it is.
-        value = json.loads(str(token), strict=False)
-    except json.JSONDecodeError:
-        pass
-    else:
-        surrogate = next((c for c in value if "\ud800" <= c <= "\udfff"), None)
-        if surrogate is not None:  # \ud83d alone: no character, and no text can print it
-            raise _SourceError(_token_span(path, token),
-                               f"\\u{ord(surrogate):04x} is half of a character (a lone surrogate)",
-                               "write the whole character, or both halves of the pair",
-                               code=ErrorCode.BAD_ESCAPE)
-        return value
-    body = str(token)[1:-1]
-    bad = next((m for m in re.finditer(r"\\.?", body) if not _ESCAPE.match(body, m.start())),
-               None)
-    shown = bad.group(0) if bad else "\\"
-    hint = ("a ' needs no backslash inside a string" if shown == "\\'" else
-            'write \\" for a double quote, \\\\ for a backslash, \\n for a new line')
-    raise _SourceError(_token_span(path, token), f"bad escape {shown} in string", hint,
-                       code=ErrorCode.BAD_ESCAPE)
-
-
-def _int(token: Token, path: str) -> int:
-    value = int(token)
-    if value > INT_MAX:
-        raise _SourceError(
-            _token_span(path, token), f"number too large: {token}",
-            f"the largest number is {INT_MAX}",
-            code=ErrorCode.NUMBER_TOO_LARGE,
-        )
-    return value
 
 
 @v_args(meta=True)
@@ -142,7 +87,7 @@ class _ToAst(Transformer_NonRecursive):
         return Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
 
     def _str(self, token: Token) -> str:
-        return _unquote(token, self.path)
+        return unquote(token, self.path)
 
     # ---- provenance, types -------------------------------------------------
     def quote(self, meta, c):
@@ -157,10 +102,10 @@ class _ToAst(Transformer_NonRecursive):
     def type_ref(self, meta, c):
         optional = any(isinstance(t, Token) and t.type == "OPTIONAL" for t in c)
         size = next((t for t in c if isinstance(t, Token) and t.type == "INT"), None)
-        length = 0 if size is None else _int(size, self.path)
+        length = 0 if size is None else int_literal(size, self.path)
         if size is not None and not 1 <= length <= _MAX_LIST_LENGTH:
-            raise _SourceError(
-                _token_span(self.path, size),
+            raise SourceError(
+                token_span(self.path, size),
                 "a list needs at least one value" if length < 1 else f"list too long: {length}",
                 f"at most {_MAX_LIST_LENGTH} values" if length else "",
                 code=ErrorCode.BAD_COUNT,
@@ -183,7 +128,7 @@ class _ToAst(Transformer_NonRecursive):
 
     # ---- expressions ------------------------------------------------------
     def int_lit(self, meta, c):
-        return ast.IntLit(self._span(meta), _int(c[0], self.path))
+        return ast.IntLit(self._span(meta), int_literal(c[0], self.path))
 
     def str_lit(self, meta, c):
         return ast.StrLit(self._span(meta), self._str(c[0]))
@@ -355,7 +300,7 @@ class _ToAst(Transformer_NonRecursive):
     def import_(self, meta, c):
         if len(c) == 1:
             return ast.Import(self._span(meta), str(c[0]))
-        return [ast.Import(_token_span(self.path, name), str(name)) for name in c]
+        return [ast.Import(token_span(self.path, name), str(name)) for name in c]
 
     def param(self, meta, c):
         value = c[2] if len(c) > 2 and isinstance(c[2], ast.Expr) else None
@@ -415,15 +360,15 @@ class _ToAst(Transformer_NonRecursive):
         )
 
     def die_range(self, meta, c):
-        low, high = _int(c[0], self.path), _int(c[1], self.path)
+        low, high = int_literal(c[0], self.path), int_literal(c[1], self.path)
         if high < low:
-            raise _SourceError(
+            raise SourceError(
                 self._span(meta), f"a die needs at least one face: {low} to {high} is empty",
                 f"write: faces {high} to {low}",
                 code=ErrorCode.BAD_COUNT,
             )
         if high - low >= _MAX_RANGE_FACES:
-            raise _SourceError(self._span(meta), f"too many faces for a die: {high - low + 1}",
+            raise SourceError(self._span(meta), f"too many faces for a die: {high - low + 1}",
                                code=ErrorCode.BAD_COUNT)
         return tuple(ast.IntLit(self._span(meta), v) for v in range(low, high + 1))
 
@@ -436,10 +381,10 @@ class _ToAst(Transformer_NonRecursive):
     def card_def(self, meta, c):
         keep = any(isinstance(t, Token) and t.type == "KEEP" for t in c)
         count = next((t for t in c if isinstance(t, Token) and t.type == "INT"), None)
-        copies = 1 if count is None else _int(count, self.path)
+        copies = 1 if count is None else int_literal(count, self.path)
         if count is not None and not 1 <= copies <= _MAX_COPIES:
-            raise _SourceError(
-                _token_span(self.path, count),
+            raise SourceError(
+                token_span(self.path, count),
                 "a card needs at least one copy" if copies < 1 else f"too many copies: {copies}",
                 "leave 'copies' out for a single card" if copies < 1 else "",
                 code=ErrorCode.BAD_COUNT,
@@ -459,7 +404,7 @@ class _ToAst(Transformer_NonRecursive):
         )
 
     def grid_def(self, meta, c):
-        width, height = _int(c[1], self.path), _int(c[2], self.path)
+        width, height = int_literal(c[1], self.path), int_literal(c[2], self.path)
         return ast.GridDecl(self._span(meta), str(c[0]), width, height, self._prov(c))
 
     def event_def(self, meta, c):
@@ -550,7 +495,7 @@ class _ToAst(Transformer_NonRecursive):
 
     # ---- scenarios -----------------------------------------------------------
     def sc_players(self, meta, c):
-        return ast.ScenarioStep(self._span(meta), "players", count=_int(c[0], self.path))
+        return ast.ScenarioStep(self._span(meta), "players", count=int_literal(c[0], self.path))
 
     def sc_given(self, meta, c):
         return ast.ScenarioStep(self._span(meta), "given", body=c[0])
@@ -568,7 +513,7 @@ class _ToAst(Transformer_NonRecursive):
 
     def sc_answer_by(self, meta, c):
         return ast.ScenarioStep(self._span(meta), "answer", name=str(c[0]), exprs=tuple(c[2:]),
-                                names=(str(c[1]),), seat_span=_token_span(self.path, c[1]))
+                                names=(str(c[1]),), seat_span=token_span(self.path, c[1]))
 
     def sc_option(self, meta, c):
         return ast.ScenarioStep(self._span(meta), "option", name=str(c[0]), exprs=(c[1],))
@@ -587,7 +532,7 @@ class _ToAst(Transformer_NonRecursive):
     def sc_not_asked(self, meta, c):
         seat = (str(c[1]),) if len(c) > 1 else ()
         return ast.ScenarioStep(self._span(meta), "not_asked", name=str(c[0]), names=seat,
-                                seat_span=_token_span(self.path, c[1]) if seat else None)
+                                seat_span=token_span(self.path, c[1]) if seat else None)
 
     def sc_legal(self, meta, c):
         return self._legal(meta, c, negated=False)

@@ -57,7 +57,7 @@ def _code_names(node: ast.AST) -> set[str]:
 
 def _error_calls(tree: ast.AST):
     """The calls that make an error: reporter.error(span, message, ...), error_at(...),
-    the parser's _SourceError(...), and Diagnostic("error", ...) (which should not be)."""
+    the parser's SourceError(...), and Diagnostic("error", ...) (which should not be)."""
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
@@ -65,7 +65,7 @@ def _error_calls(tree: ast.AST):
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
         if name == "error" and isinstance(func, ast.Attribute) and len(node.args) >= 2:
             yield node
-        elif name in ("error_at", "_SourceError"):
+        elif name in ("error_at", "SourceError"):
             yield node
         elif name == "Diagnostic" and node.args and isinstance(node.args[0], ast.Constant) \
                 and node.args[0].value == "error":
@@ -78,7 +78,7 @@ def _site(path: Path, node: ast.AST) -> str:
 
 def test_every_call_site_names_a_code_of_the_registry():
     """Each error names its code as `code=ErrorCode.NAME`, a member of the registry, or
-    passes on the code a `_SourceError` was raised with (`code=self.code`). Not checked
+    passes on the code a `SourceError` was raised with (`code=self.code`). Not checked
     here: diagnostics.py, which defines the calls, and optimize/, whose passes get a
     reporter of one kind from the pipeline (next test)."""
     sites = 0
