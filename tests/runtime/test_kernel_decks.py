@@ -151,3 +151,16 @@ def test_wrap_around_of_the_circular_queue(game):
         assert drawn == order[(k - 1) % 5]
         game.k_bottom(drawn)
         assert game.deck_order(DECK) == order[k % 5:] + order[:k % 5]
+
+
+def test_whether_a_card_is_in_its_deck_after_draws_returns_and_wrap_arounds(game):
+    """in_deck walks the deck's ring from its head: the same as looking in its order."""
+    rng = kernel.Rng(5)
+    for step in range(60):
+        if rng.below(2) and game.deck_order(DECK):
+            game.draw_luck(step % 2)
+        held = [c for c in range(len(CARDS)) if game.holders()[c] >= 0]
+        if held and rng.below(2):
+            game.k_return_card(held[rng.below(len(held))])
+        for c in range(len(CARDS)):
+            assert game.in_deck(c) == (c in game.deck_order(DECK)), (step, c)

@@ -144,6 +144,11 @@ def test_distance_and_space_at(tiny):
     assert g.k_distance(space("e"), space("start")) == 1
     assert [g.k_space_at(t) for t in (0, 5, 6, 13, -1, -7)] == [
         space("start"), space("e"), space("start"), space("a"), space("e"), space("e")]
+    n = g.track_length
+    for a in range(len(SPACES)):  # the modulo formula, for every pair (off-track included)
+        for b in range(len(SPACES)):
+            expected = ((g.track_of[b] - g.track_of[a]) % n + n) % n
+            assert g.k_distance(a, b) == expected, (a, b)
 
 
 def test_a_turn_moves_by_the_roll(tiny):
