@@ -1086,3 +1086,17 @@ def test_a_list_read_by_a_variable_that_walks_its_range_is_not_bounds_checked(ed
     code = compilation.code
     body = code[code.index(f"def {held.name}("):]
     assert "self.chk(" not in body[:body.index("\n    @cython")]
+
+
+def test_a_memo_whose_walk_reads_the_cash_keeps_the_exact_cash(editions):
+    """`count(k in 1 to p.cash ...)`: the cash decides the walk, not a comparison (a fuzzed
+    program found the pass looking for it only in the filter)."""
+    program = editions.compile(DATA + (
+        "proc span(p: player) -> int { return count(k in 1 to p.cash where k > s1.level) }\n"
+        "proc owned_span(p: player) -> int {\n"
+        "  return count(s in spaces where s.owner == p and s.price < p.cash) }\n"
+        "rule r { on turn(p: player) { move(p, span(p) % 3 + owned_span(p)) } }\n"),
+        until="memoize-aggregates").program
+    memos = {a.name: a.memo for a in program.aggregates if a.memo and a.memo.cash_of}
+    ranged = {name: memo.cash_range for name, memo in memos.items()}
+    assert sorted(ranged.values()) == [False, True], ranged

@@ -11,10 +11,11 @@ kernel's `cash_low`/`cash_high` to the cash values on the same side of the
 threshold, and the memo keeps that range: a kept value is used while the versions
 are the same and the cash is within it.
 
-Only when every read of that cash in the aggregate's own expressions is one side of
-`<`, `<=`, `>` or `>=` as `p.cash` plus or minus amounts that read no cash, and
-those amounts and the other side are pure and safe (they are then evaluated in
-another order); otherwise the memo keeps the exact cash, as before.
+Only when every read of that cash in the aggregate's filter, value and hoisted
+values is one side of `<`, `<=`, `>` or `>=` as `p.cash` plus or minus amounts that
+read no cash, and those amounts and the other side are pure and safe (they are then
+evaluated in another order), and its domain does not read it; otherwise the memo
+keeps the exact cash, as before.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import dataclasses
 
 from .. import ir
 from .effects import Effects
-from .walk import map_expr, walk_expr
+from .walk import domain_exprs, map_expr, walk_expr
 
 AT_LEAST = "k_cash_at_least"
 
@@ -77,6 +78,8 @@ def _threshold(e: ir.Expr, cash: ir.Expr, fx: Effects) -> ir.Expr | None:
 def cash_ranged(a: ir.Aggregate, cash: ir.Expr, fx: Effects) -> ir.Aggregate | None:
     """The aggregate with its comparisons of `cash` (a player parameter's) made
     range-keeping, or None when some read of that cash is not such a comparison."""
+    if any(n == cash for e in (*domain_exprs(a.domain), a.guard) for n in walk_expr(e)):
+        return None  # the cash decides the walk itself (`for x in 0..p.cash`)
     rewritten: list[ir.Expr | None] = []
     for e in (a.where, a.value, *(h for _, h in a.hoisted)):
         if e is not None:

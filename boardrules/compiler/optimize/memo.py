@@ -204,9 +204,10 @@ def _keyed(a: ir.Aggregate, program: ir.Program, dims: list) -> tuple[list, list
 
 def _cash_ranged(a: ir.Aggregate, param: str, fx: Effects) -> ir.Aggregate | None:
     """The aggregate whose memo may keep a range of `param`'s cash (cash_ranges.py)."""
-    cash = next(n for e in (a.where, a.value, *(h for _, h in a.hoisted))
-                for n in walk_expr(e) if _cash_of_param(n, {param}))
-    return cash_ranged(a, cash, fx)
+    reads = [n for e in (*domain_exprs(a.domain), a.where, a.value, a.guard,
+                         *(h for _, h in a.hoisted)) for n in walk_expr(e)
+             if _cash_of_param(n, {param})]
+    return cash_ranged(a, reads[0], fx)
 
 
 def _queries(program: ir.Program) -> set[str]:
