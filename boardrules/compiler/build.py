@@ -47,9 +47,10 @@ if TYPE_CHECKING:
 # compile (the module's own comments stay in its .py).
 CYTHON_DIRECTIVES = ("-X", "binding=False", "-X", "emit_code_comments=False")
 C_FLAGS = ("-shared", "-fPIC", "-w")
-# -O1: -O2 plays 7 to 9% faster, but gcc then takes 6.1 s instead of 3.7 s for Disney
-# (2026-12-02), which puts a cold build over 10 s; -O0 takes a third of -O1's time and
-# plays slower (the test suite's setting: it checks what the modules do, not how fast)
+# -O1: -O2 plays 7 to 9% faster, but gcc then takes 6.1 s instead of 3.7 s for a
+# 7,000-line module (2026-12-02), which puts a cold build over 10 s; -O0 takes a third
+# of -O1's time and plays slower (the test suite's setting: it checks what the modules
+# do, not how fast)
 OPT_LEVEL_ENV = "BOARDRULES_OPT_LEVEL"
 OPT_LEVELS = ("0", "1", "2", "3")
 DEFAULT_OPT_LEVEL = "1"

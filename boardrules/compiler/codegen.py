@@ -23,6 +23,7 @@ from .kernel_facts import kernel_constants, kernel_source
 from .optimize.effects import Effects, analyse, node_unwinds
 from .optimize.fold import Folder
 from .optimize.integers import Ranges
+from .optimize.memo import KERNEL_VERSIONS
 from .optimize.walk import body_exprs, map_expr, walk_stmts
 from .order import order_context
 from .primitives import DECK_FUNCTIONS, KERNEL_FUNCTIONS
@@ -102,7 +103,8 @@ def environment() -> jinja2.Environment:
         autoescape=False,
     )
     env.filters.update(ident=ident, pystr=pystr, comment=comment, const=const)
-    env.globals.update(KERNEL_ARRAYS=KERNEL_ARRAYS, raise_unknown=_unknown_attribute)
+    env.globals.update(KERNEL_ARRAYS=KERNEL_ARRAYS, KERNEL_VERSIONS=KERNEL_VERSIONS,
+                       raise_unknown=_unknown_attribute)
     return env
 
 
@@ -208,8 +210,8 @@ INLINED_STATEMENTS = 8  # a procedure of at most this many statements, none a lo
 
 
 def inlined_functions(program: ir.Program, fx: Effects) -> set[str]:
-    """Small procedures that only compute a value (`owns_group(p, g)`, `need_of(p, r)`: a
-    few tests and returns, no loop, no write): C inlines them, so a question asked through
+    """Small procedures that only compute a value (`owns_group(p, g)`, or a few tests and
+    returns: no loop, no write): C inlines them, so a question asked through
     one costs no extra call."""
     return {f.name for f in program.functions
             if f.rule_index < 0 and f.name not in fx.recursive and f.guard is None
@@ -249,8 +251,10 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
 
 
 def _versioned(program: ir.Program) -> list[str]:
-    """The state arrays memoized aggregates read: each write of one bumps its version."""
-    return sorted({array for a in program.aggregates if a.memo for array in a.memo.reads})
+    """The counters memoized aggregates read: each write of one bumps its version (the
+    arrays the kernel versions itself, KERNEL_VERSIONS, are not among them)."""
+    return sorted({array for a in program.aggregates if a.memo for array in a.memo.reads}
+                  - KERNEL_VERSIONS.keys())
 
 
 def window_sites(program: ir.Program) -> set[ir.Expr]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import ir
-from .walk import body_exprs, domain_exprs, walk_expr, walk_stmts
+from .walk import aggregate_nodes, body_exprs, domain_exprs, walk_expr, walk_stmts
 
 # Kernel primitives that change nothing and cannot fail.
 PURE_SAFE_KERNEL = frozenset({"min", "max", "abs", "k_distance", "k_space_at", "k_adjacent",
@@ -128,8 +128,7 @@ def program_code(program: ir.Program) -> dict[str, _Code]:
     for f in (*program.functions, *getattr(program, "scenario_functions", ())):
         code[f.name] = _function_code(f)
     for a in (*program.aggregates, *getattr(program, "scenario_aggregates", ())):
-        code[a.name] = _Code(_exprs(*domain_exprs(a.domain), a.where, a.value, a.guard,
-                                    *(e for _, e in a.hoisted)),
+        code[a.name] = _Code(tuple(aggregate_nodes(a)),
                              False, a.checked_total or a.domain.guarded, False)
     for d in program.decisions:
         # a decision draws from the policy generator, traces and may suspend or raise
@@ -200,12 +199,9 @@ def _recursive(code: dict[str, _Code]) -> set[str]:
     return recursive
 
 
-def asked_in_windows(program: ir.Program) -> set[str]:
-    """The generated functions that the functions holding a window may call, directly or
-    not (the whole function, not only its window: a safe overestimate)."""
-    code = program_code(program)
-    reached = {name for name, c in code.items() if any(
-        isinstance(n, ir.KernelCall) and n.function == "k_window_open" for n in c.exprs)}
+def reachable(code: dict[str, _Code], roots: set[str]) -> set[str]:
+    """The roots and every generated function they may call, directly or not."""
+    reached = roots & code.keys()
     stack = list(reached)
     while stack:
         for callee in callees(code[stack.pop()].exprs):
@@ -213,3 +209,11 @@ def asked_in_windows(program: ir.Program) -> set[str]:
                 reached.add(callee)
                 stack.append(callee)
     return reached
+
+
+def asked_in_windows(program: ir.Program) -> set[str]:
+    """The generated functions that the functions holding a window may call, directly or
+    not (the whole function, not only its window: a safe overestimate)."""
+    code = program_code(program)
+    return reachable(code, {name for name, c in code.items() if any(
+        isinstance(n, ir.KernelCall) and n.function == "k_window_open" for n in c.exprs)})

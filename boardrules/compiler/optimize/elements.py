@@ -1,11 +1,11 @@
 """Drop the bounds check of a list's value read by a loop variable that walks its range.
 
-`sum(p.res[r] for r in each resource)` reads one of a player's four resources by r,
-which the loop walks over exactly 0 to 3: the check that r is within the list (a
+`sum(p.tools[t] for t in each tool)` reads one of a player's three tools by t,
+which the loop walks over exactly 0 to 2: the check that t is within the list (a
 rules error otherwise) cannot fail, and it made the question fallible, so it could
 not be guarded, hoisted or answered lazily. The same for a decision's options
-(`where r: p.res[r] > 0`), for a `for` loop whose variable is never assigned, and
-for a constant within the list (`p.res[dump_truck]`).
+(`where t: p.tools[t] > 0`), for a `for` loop whose variable is never assigned, and
+for a constant within the list (`p.tools[saw]`).
 """
 
 from __future__ import annotations

@@ -44,6 +44,29 @@ def _steadiest(stable: list[ir.Expr], walked: frozenset[str], reads: ReadSets) -
     return steady if any(reads.expr(c) for c in steady) else stable
 
 
+def _kept_part(conjuncts: list[ir.Expr], domain: ir.Domain,
+               reads: ReadSets) -> tuple[list[ir.Expr], frozenset[str]] | None:
+    """The conjuncts a memoized any() over the domain can test first, and what that any()
+    reads: the ones that read only counters, declared data and card holders (and no
+    hoisted value), narrowed to the steadiest. None when there are none, or when the
+    walk of the domain itself reads something volatile."""
+    stable = [c for c in conjuncts if not any(isinstance(n, ir.Hoisted) for n in walk_expr(c))
+              and reads.expr(c) is not None]
+    walked = reads.domain(domain)
+    if not stable or walked is None:
+        return None
+    stable = _steadiest(stable, walked, reads)
+    return stable, walked.union(*(reads.expr(c) for c in stable))
+
+
+def _memoizable(depends: frozenset[str], params: tuple[tuple[str, ir.Type], ...],
+                program: ir.Program) -> bool:
+    """Whether the memoize pass would keep an any() that reads `depends` with these
+    parameters (it reads a counter; its parameters have bounded slots)."""
+    dims = tuple(dimension(t, program) for _, t in params)
+    return bool(depends) and None not in dims and ir.Memo((), 0, dims).slots <= MAX_SLOTS
+
+
 def _guarded(a: ir.Aggregate, program: ir.Program, fx: Effects,
              reads: ReadSets) -> tuple[ir.Aggregate, ir.Aggregate | None]:
     """The aggregate with its guard, and the guard's aggregate (or as it was, and None)."""
@@ -52,19 +75,10 @@ def _guarded(a: ir.Aggregate, program: ir.Program, fx: Effects,
     conjuncts = chain_of(a.where, "and")
     if not all(fx.expr_is_clean(c) for c in conjuncts):
         return a, None
-    stable = [c for c in conjuncts if not any(isinstance(n, ir.Hoisted) for n in walk_expr(c))
-              and reads.expr(c) is not None]
-    if not stable:
+    kept = _kept_part(conjuncts, a.domain, reads)
+    if kept is None or not _memoizable(kept[1], a.params, program):
         return a, None
-    walked = reads.domain(a.domain)
-    if walked is None:
-        return a, None
-    stable = _steadiest(stable, walked, reads)
-    depends = walked.union(*(reads.expr(c) for c in stable))  # what the guard's any() reads
-    dims = tuple(dimension(t, program) for _, t in a.params)
-    if not depends or None in dims or ir.Memo((), 0, dims).slots > MAX_SLOTS:
-        return a, None
-    guard = _candidates(a, stable)
+    guard = _candidates(a, kept[0])
     call = ir.CallProc(ir.BOOL, guard.name, tuple(ir.Local(t, name) for name, t in a.params))
     return dataclasses.replace(a, guard=call), guard
 
@@ -101,15 +115,14 @@ def _loop_guard(loop: ir.Loop, name: str, program: ir.Program, fx: Effects,
     conjuncts = chain_of(loop.where, "and")
     if not all(fx.expr_is_clean(e) for e in (*conjuncts, *domain_exprs(loop.domain))):
         return None
-    stable = [c for c in conjuncts if reads.expr(c) is not None]
-    walked = reads.domain(loop.domain)
-    if walked is None or not any(reads.expr(c) for c in stable):
-        return None  # nothing to keep, or only tests of locals (`q != leader`): not worth it
-    stable = _steadiest(stable, walked, reads)
-    depends = walked.union(*(reads.expr(c) for c in stable))
+    if not any(reads.expr(c) or () for c in conjuncts):
+        return None  # only tests of locals (`q != leader`): nothing worth keeping
+    kept = _kept_part(conjuncts, loop.domain, reads)
+    if kept is None:
+        return None
+    stable, depends = kept
     params = _free_locals([*stable, *domain_exprs(loop.domain)], loop.var)
-    dims = tuple(dimension(t, program) for _, t in params)
-    if not depends or None in dims or ir.Memo((), 0, dims).slots > MAX_SLOTS:
+    if not _memoizable(depends, params, program):
         return None
     return ir.Aggregate(name, "any", params, loop.var, loop.domain, chained(stable, "and"),
                         None, ir.BOOL, loop.span)

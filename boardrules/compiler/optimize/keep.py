@@ -24,7 +24,7 @@ import dataclasses
 from .. import ir
 from ..diagnostics import Reporter
 from .conjuncts import chain_of, chained
-from .effects import Effects, callees, program_code
+from .effects import Effects, callees, program_code, reachable
 from .walk import walk_expr
 
 MAX_KEPT = 8192  # entries of the member lists of one guard: more is not worth the memory
@@ -32,16 +32,7 @@ MAX_KEPT = 8192  # entries of the member lists of one guard: more is not worth t
 
 def _asks(roots: list[ir.Expr | None], target: str, code: dict) -> bool:
     """Whether evaluating the expressions may call `target` (through any call chain)."""
-    stack = list(callees([n for e in roots for n in walk_expr(e)]))
-    seen: set[str] = set()
-    while stack:
-        name = stack.pop()
-        if name == target:
-            return True
-        if name not in seen and name in code:
-            seen.add(name)
-            stack.extend(callees(code[name].exprs))
-    return False
+    return target in reachable(code, callees([n for e in roots for n in walk_expr(e)]))
 
 
 def _width(a: ir.Aggregate, program: ir.Program) -> int:

@@ -33,11 +33,14 @@ from .. import ir
 from ..diagnostics import Reporter
 from .cash_ranges import cash_ranged
 from .effects import Effects, asked_in_windows
-from .walk import body_exprs, domain_exprs, walk_expr, walk_stmts
+from .walk import aggregate_nodes, body_exprs, domain_exprs, walk_expr, walk_stmts
 
 CASH = "player_cash"  # the kernel array of each player's cash
 HOLDERS = "card_holder"  # the kernel array of who holds each card, versioned by the kernel
 ALIVE = "player_alive"  # who is still in: versioned by the kernel too (a retirement)
+# the arrays the kernel versions itself, and each one's version attribute; the rules'
+# counters get an `mv_` version of their own, bumped by the generated writes
+KERNEL_VERSIONS = {HOLDERS: "holder_version", ALIVE: "alive_version"}
 MAX_SLOTS = 4096  # per aggregate: a bigger argument space is not worth its memory
 # state the rules read that the kernel writes itself (every turn): never memoized on
 VOLATILE_KERNEL_ARRAYS = frozenset({CASH, "player_position"})
@@ -137,9 +140,7 @@ class ReadSets:
         counters it reads, and that parameter; None when its own expressions read no such
         cash, or the cash of two, or (there or through what it calls) other volatile state."""
         players = {name for name, t in a.params if t.name == "player" and not t.optional}
-        exprs = [*domain_exprs(a.domain), a.where, a.value, a.guard,
-                 *(e for _, e in a.hoisted)]
-        nodes = [n for e in exprs for n in walk_expr(e)]
+        nodes = aggregate_nodes(a)
         keyed = {_cash_of_param(n, players) for n in nodes} - {""}
         if len(keyed) != 1:
             return None
@@ -183,8 +184,7 @@ def _keyed(a: ir.Aggregate, program: ir.Program, dims: list) -> tuple[list, list
     through one declared field (`s.group` in `any(t in spaces where t.group == s.group
     and t.mortgaged)`) keyed by that field: the spaces of a group share one slot."""
     tables = {t.name: t for t in program.tables if t.stride == 1}
-    nodes = [n for e in (*domain_exprs(a.domain), a.where, a.value, a.guard,
-                         *(h for _, h in a.hoisted)) for n in walk_expr(e)]
+    nodes = aggregate_nodes(a)
     keys = []
     for i, (name, t) in enumerate(a.params):
         local = ir.Local(t, name)
@@ -204,10 +204,8 @@ def _keyed(a: ir.Aggregate, program: ir.Program, dims: list) -> tuple[list, list
 
 def _cash_ranged(a: ir.Aggregate, param: str, fx: Effects) -> ir.Aggregate | None:
     """The aggregate whose memo may keep a range of `param`'s cash (cash_ranges.py)."""
-    reads = [n for e in (*domain_exprs(a.domain), a.where, a.value, a.guard,
-                         *(h for _, h in a.hoisted)) for n in walk_expr(e)
-             if _cash_of_param(n, {param})]
-    return cash_ranged(a, reads[0], fx)
+    cash = next(n for n in aggregate_nodes(a) if _cash_of_param(n, {param}))
+    return cash_ranged(a, cash, fx)
 
 
 def _queries(program: ir.Program) -> set[str]:

@@ -19,7 +19,7 @@ from ..diagnostics import Reporter
 from ..error_codes import ErrorCode
 from .effects import Effects
 from .fold import Folder, negate
-from .walk import CHILD_FIELDS, map_body, map_expr, walk_expr, walk_stmts
+from .walk import map_body, map_children, map_expr, rebuilt, walk_expr, walk_stmts
 
 
 def _stable(e: ir.Expr, assigned: set[str]) -> bool:
@@ -66,11 +66,7 @@ class Eliminator:
         return e
 
     def _children(self, e: ir.Expr, known: frozenset[ir.Expr]) -> ir.Expr:
-        if isinstance(e, ir.CallProc | ir.KernelCall):
-            return dataclasses.replace(e, args=tuple(self.expr(a, known) for a in e.args))
-        changes = {name: self.expr(getattr(e, name), known)
-                   for name in CHILD_FIELDS if isinstance(getattr(e, name, None), ir.Expr)}
-        return dataclasses.replace(e, **changes)
+        return map_children(e, lambda child: self.expr(child, known))
 
     def block(self, body: tuple[ir.Stmt, ...], known: frozenset[ir.Expr]
               ) -> tuple[ir.Stmt, ...]:
@@ -106,9 +102,9 @@ def eliminate_some(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.P
 
 
 class _DeclaredData:
-    """`some(c.wants)` where the tests on the way to it (`c.deck == nook_miles`, `c.need >
+    """`some(c.target)` where the tests on the way to it (`c.deck == missions`, `c.need >
     0`) read only declared data of c: worked out for every card at compile time, it can
-    fail only if a card that passes them has no `wants`."""
+    fail only if a card that passes them has no `target`."""
 
     def __init__(self, program: ir.Program, fx: Effects):
         self.tables = {t.name: t.values for t in program.tables if t.stride == 1}
@@ -121,21 +117,17 @@ class _DeclaredData:
             return None
         if isinstance(e, ir.Binary) and e.op in ("and", "or"):
             known = e.left if e.op == "and" else negate(e.left)
-            return dataclasses.replace(e, left=self.expr(e.left, path),
-                                       right=self.expr(e.right, (*path, known)))
+            return rebuilt(e, left=self.expr(e.left, path),
+                           right=self.expr(e.right, (*path, known)))
         if isinstance(e, ir.Conditional):
-            return dataclasses.replace(e, test=self.expr(e.test, path),
-                                       then=self.expr(e.then, (*path, e.test)),
-                                       otherwise=self.expr(e.otherwise, (*path, negate(e.test))))
+            return rebuilt(e, test=self.expr(e.test, path),
+                           then=self.expr(e.then, (*path, e.test)),
+                           otherwise=self.expr(e.otherwise, (*path, negate(e.test))))
         if isinstance(e, ir.KernelCall) and e.function == "k_some" and self._never_none(
                 e.args[0], path):
             known = e.args[0]  # never none here: read as a value of the type itself
             return dataclasses.replace(known, type=ir.Type(known.type.name, False))
-        if isinstance(e, ir.CallProc | ir.KernelCall):
-            return dataclasses.replace(e, args=tuple(self.expr(a, path) for a in e.args))
-        changes = {name: self.expr(getattr(e, name), path)
-                   for name in CHILD_FIELDS if isinstance(getattr(e, name, None), ir.Expr)}
-        return dataclasses.replace(e, **changes) if changes else e
+        return map_children(e, lambda child: self.expr(child, path))
 
     def _never_none(self, x: ir.Expr, path: tuple[ir.Expr, ...]) -> bool:
         if not (isinstance(x, ir.Table) and x.table in self.tables and x.element is None
@@ -174,7 +166,8 @@ class _DeclaredData:
 
 def some_of_declared_data(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
     """Drop `some(x.f)` (f declared data) where every entity that passes the tests on the
-    way has an f: the filter of `complete_card` is then safe, and the decision lazy."""
+    way has an f: a decision's filter that could fail only there is then safe, and the
+    decision lazy."""
     data = _DeclaredData(program, fx)
     decisions = tuple(dataclasses.replace(d, where=data.expr(d.where, ()),
                                           default=data.expr(d.default, ()))

@@ -42,26 +42,30 @@ def walk_expr(e: ir.Expr | None) -> Iterator[ir.Expr]:
         stack.extend(reversed(list(child_exprs(node))))
 
 
+def rebuilt(e: ir.Expr, **fields: ir.Expr | None) -> ir.Expr:
+    """e with these fields, or e itself when each is the one it has (identity kept)."""
+    if all(getattr(e, name) is value for name, value in fields.items()):
+        return e
+    return dataclasses.replace(e, **fields)
+
+
+def map_children(e: ir.Expr, fn: ExprFn) -> ir.Expr:
+    """e with `fn` applied to each of its direct sub-expressions (e itself when none
+    changes)."""
+    if isinstance(e, ir.CallProc | ir.KernelCall):
+        args = tuple(fn(a) for a in e.args)
+        if all(a is b for a, b in zip(args, e.args, strict=True)):
+            return e
+        return dataclasses.replace(e, args=args)
+    return rebuilt(e, **{name: fn(getattr(e, name)) for name in CHILD_FIELDS
+                         if isinstance(getattr(e, name, None), ir.Expr)})
+
+
 def map_expr(e: ir.Expr | None, fn: ExprFn) -> ir.Expr | None:
     """Rebuild an expression bottom-up, applying `fn` to every node after its children."""
     if e is None:
         return None
-    match e:
-        case ir.CallProc() | ir.KernelCall():
-            args = tuple(map_expr(a, fn) for a in e.args)
-            if any(a is not b for a, b in zip(args, e.args, strict=True)):
-                e = dataclasses.replace(e, args=args)
-        case _:
-            changes = {}
-            for name in CHILD_FIELDS:
-                value = getattr(e, name, None)
-                if isinstance(value, ir.Expr):
-                    mapped = map_expr(value, fn)
-                    if mapped is not value:
-                        changes[name] = mapped
-            if changes:
-                e = dataclasses.replace(e, **changes)
-    return fn(e)
+    return fn(map_children(e, lambda child: map_expr(child, fn)))
 
 
 def rewrite_top_down(e: ir.Expr | None, fn: Callable[[ir.Expr], ir.Expr | None]
@@ -73,12 +77,7 @@ def rewrite_top_down(e: ir.Expr | None, fn: Callable[[ir.Expr], ir.Expr | None]
     replaced = fn(e)
     if replaced is not None:
         return replaced
-    match e:
-        case ir.CallProc() | ir.KernelCall():
-            return dataclasses.replace(e, args=tuple(rewrite_top_down(a, fn) for a in e.args))
-    changes = {name: rewrite_top_down(getattr(e, name), fn)
-               for name in CHILD_FIELDS if isinstance(getattr(e, name, None), ir.Expr)}
-    return dataclasses.replace(e, **changes) if changes else e
+    return map_children(e, lambda child: rewrite_top_down(child, fn))
 
 
 def map_domain(d: ir.Domain | None, fn: ExprFn) -> ir.Domain | None:
@@ -95,6 +94,13 @@ def map_domain(d: ir.Domain | None, fn: ExprFn) -> ir.Domain | None:
 def domain_exprs(d: ir.Domain | None) -> tuple[ir.Expr, ...]:
     return () if d is None else tuple(e for e in (d.low, d.high, d.key, *d.others)
                                        if e is not None)
+
+
+def aggregate_nodes(a: ir.Aggregate) -> list[ir.Expr]:
+    """Every node of an aggregate's own expressions: its domain, filter, value, guard and
+    hoisted values (not what the procedures it calls do)."""
+    return [n for e in (*domain_exprs(a.domain), a.where, a.value, a.guard,
+                        *(h for _, h in a.hoisted)) for n in walk_expr(e)]
 
 
 def map_stmt_exprs(s: ir.Stmt, fn: ExprFn) -> ir.Stmt:
