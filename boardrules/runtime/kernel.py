@@ -101,6 +101,7 @@ class Kernel:
     # decisions
     opts: cython.int[512]
     n_forced: cython.int
+    plain: cython.bint  # nothing scripted or forced left, no trace: decisions go to the policies
     script_pos: cython.int
     script_len: cython.int
     dice_pos: cython.int
@@ -194,6 +195,7 @@ class Kernel:
         self.script = []
         self.script_pos = 0
         self.script_len = 0
+        self.plain = not trace
         self.script_dice = []
         self.script_for = []
         self.dice_pos = 0

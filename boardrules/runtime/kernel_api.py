@@ -63,6 +63,7 @@ class KernelApi(Primitives):
         old = self.answers_left()
         self.forced = {name: [int(a) for a in queue] for name, queue in queues.items()}
         self.n_forced = sum(len(queue) for queue in self.forced.values())
+        self.refresh_plain()
         return old
 
     def clear_ledger(self) -> None:
@@ -99,6 +100,7 @@ class KernelApi(Primitives):
         key = decision if who < 0 else forced_key(decision, who)
         self.forced.setdefault(key, []).extend(int(a) for a in answers)
         self.n_forced += len(answers)
+        self.refresh_plain()
 
     def script_consumed(self) -> int:
         """How many actions of the replay script have been used."""
@@ -109,6 +111,7 @@ class KernelApi(Primitives):
         self.script = [int(a) for a in actions]
         self.script_pos = 0
         self.script_len = len(self.script)
+        self.refresh_plain()
 
     def copy_kernel_into(self, other: "Kernel") -> None:
         other.n_alive = self.n_alive
@@ -154,6 +157,7 @@ class KernelApi(Primitives):
         other.script_len = self.script_len
         other.forced = {name: list(queue) for name, queue in self.forced.items()}
         other.n_forced = self.n_forced
+        other.plain = self.plain
         other.trace_lines = list(self.trace_lines)
         other.ledger = list(self.ledger)
 

@@ -336,6 +336,15 @@ class Primitives(Kernel):
     # ---- decisions ---------------------------------------------------------------
     @cython.cfunc
     @cython.final
+    @cython.exceptval(check=False)
+    def refresh_plain(self) -> cython.void:
+        """Whether every decision goes to its seat's policy (nothing scripted or forced is
+        left, no trace): a decision tests this one flag before taking its default inline."""
+        self.plain = (self.script_pos >= self.script_len and self.n_forced == 0
+                      and not self.tracing)
+
+    @cython.cfunc
+    @cython.final
     @cython.exceptval(-1)
     def policy_of(self, decision: cython.int, who: cython.int) -> cython.int:
         """How the next decision of `who` is taken; forced and scripted answers come first."""
@@ -438,10 +447,12 @@ class Primitives(Kernel):
         queue = self.forced.get(forced_key(name, who)) or self.forced.get(name)
         if queue:
             self.n_forced -= 1
+            self.refresh_plain()
             return kept_answer(name, queue.pop(0))
         if self.script_pos < self.script_len:
             action = self.script[self.script_pos]
             self.script_pos += 1
+            self.refresh_plain()
             if action not in options:
                 raise RuleError(f"{name}: action {action} is not legal (legal: {options})")
             return action

@@ -254,6 +254,11 @@ counter player.sold: int = 0
 decision sell(p: player) by p -> bool {
   default p.sold < 2 and owned(p, 6 / (p.sold + 1)) < 9
 }
+decision site(p: player) by p -> space? where s: s.owner == p {
+  default none
+}
+decision first(p: player) by p -> space where s: s.owner == none {
+}
 # called with an argument that may fail (a division), it stays a procedure
 proc owned(p: player, k: int) -> int {
   return count(s in spaces where s.owner == p) + k
@@ -273,6 +278,10 @@ rule offers { on turn(p: player) {
   window q from p rounds 3 {
     if ask sell(q) {
       q.sold += 1
+    }
+    if ask site(q) != none {
+      let f = ask first(q)
+      f.owner = q
     }
   }
   move(p, owned_twice(p) + tally(p) + 1)
@@ -314,3 +323,19 @@ def test_a_windows_own_variables_are_typed_c_locals(editions):
                          ("seat", "int"), ("rounds", "int"), ("from", "int")):
         assert any(line.startswith("v_window_") and line.endswith(f"_{local}: cython.{ctype}")
                    for line in declared), (local, sorted(declared))
+
+
+def test_a_decisions_default_is_taken_inline(editions):
+    """Under the default policy (nothing scripted, forced or traced: the kernel's `plain`),
+    a yes/no decision's default and an optional one's `none` are answered by an inline
+    function; the enumeration and the other policies are in `ask_`, called otherwise. A
+    decision whose answer is an option to check against its filter is not split."""
+    code = editions.compile(C_LEVEL_RULES, until="codegen").code
+    for name in ("sell", "site"):
+        assert "@cython.inline" in decorators_of(code, f"decide_{name}")
+        assert "@cython.inline" not in decorators_of(code, f"ask_{name}")
+        fast = code.split(f"def decide_{name}(")[1].split("@cython.cfunc")[0]
+        assert "self.plain and self.policy[v_p] == POLICY_DEFAULT" in fast
+        assert f"return self.ask_{name}(v_p)" in fast
+    assert "def ask_first(" not in code
+    assert "@cython.inline" not in decorators_of(code, "decide_first")

@@ -75,6 +75,19 @@ def test_forced_answer_must_be_legal(tiny):
         game.decide_pick(0)
 
 
+def test_a_forced_answer_overrides_a_default_taken_inline(tiny):
+    """`maybe_pick`'s default, none, is answered inline only while nothing is forced,
+    scripted or traced; a forced answer, queued between two decisions, comes first, and
+    a copy keeps the queue."""
+    game = started(tiny)
+    assert game.decide_maybe_pick(0) == -1
+    game.force_answers("maybe_pick", [A, C])
+    assert game.decide_maybe_pick(0) == A
+    copy = game.copy()
+    assert copy.decide_maybe_pick(1) == C and game.decide_maybe_pick(1) == C
+    assert game.decide_maybe_pick(0) == -1 and copy.decide_maybe_pick(0) == -1
+
+
 def test_forcing_an_unknown_decision(tiny):
     game = started(tiny)
     with pytest.raises(tiny.RuleError, match="no decision named 'nope'"):
