@@ -23,7 +23,7 @@ from .kernel_facts import kernel_constants, kernel_source
 from .optimize.effects import Effects, analyse, node_unwinds
 from .optimize.fold import Folder
 from .optimize.integers import Ranges
-from .optimize.memo import KERNEL_VERSIONS
+from .optimize.memo import KERNEL_VERSIONS, MemoVersions
 from .optimize.walk import body_exprs, map_expr, walk_stmts
 from .order import order_context
 from .primitives import DECK_FUNCTIONS, KERNEL_FUNCTIONS
@@ -243,18 +243,11 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
         "count_size": count_size,
         "indexed_counters": {ix.counter: ix for ix in program.counter_indexes},
         "describe": ir_text.aggregate,
-        "versioned": _versioned(program),
+        "versions": MemoVersions.of(program),
         "counts_changes": bool(window_sites(program)),
         "wide": Ranges(program).wide,
         **order_context(effects),
     }
-
-
-def _versioned(program: ir.Program) -> list[str]:
-    """The counters memoized aggregates read: each write of one bumps its version (the
-    arrays the kernel versions itself, KERNEL_VERSIONS, are not among them)."""
-    return sorted({array for a in program.aggregates if a.memo for array in a.memo.reads}
-                  - KERNEL_VERSIONS.keys())
 
 
 def window_sites(program: ir.Program) -> set[ir.Expr]:
@@ -316,7 +309,7 @@ def generate_scenarios(program: ir.Program, source_name: str,
         # a step writes counters through the reflection API, which keeps the indexes and
         # the memo versions
         "indexed_counters": {},
-        "versioned": [],
+        "versions": MemoVersions(),
         "counts_changes": False,
         **order_context(effects, production=False),  # Python keeps the order by itself
     }

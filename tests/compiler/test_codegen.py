@@ -20,6 +20,7 @@ from boardrules.compiler.codegen import (
     padded,
     pystr,
 )
+from boardrules.compiler.optimize.memo import MemoVersions
 from boardrules.compiler.pipeline import compile_rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -339,3 +340,47 @@ def test_a_decisions_default_is_taken_inline(editions):
         assert f"return self.ask_{name}(v_p)" in fast
     assert "def ask_first(" not in code
     assert "@cython.inline" not in decorators_of(code, "decide_first")
+
+
+MEMO_RULES = """counter space.owner: player? = none
+counter space.level: int = 0
+proc owned(p: player) -> int {
+  return count(s in spaces where s.owner == p)
+}
+proc built(p: player) -> int {
+  return sum(s.level for s in spaces where s.owner == p)
+}
+proc raised(p: player) -> int {
+  return max_of(s.level for s in spaces where s.owner == p)
+}
+rule r { on turn(p: player) {
+  if owned(p) + built(p) + raised(p) < 3 {
+    for s in spaces where s.owner == none {
+      s.owner = p
+      s.level += 1
+    }
+  }
+  move(p, 1)
+} }
+"""
+
+
+def test_a_memo_stamp_is_one_version_field_per_set_of_counters(editions):
+    """`built` and `raised` read the same two counters: they share one version field,
+    which a write of either bumps, so their stamps add nothing up at each lookup."""
+    compilation = editions.compile(MEMO_RULES, until="codegen")
+    versions = MemoVersions.of(compilation.program)
+    assert [counters for _, counters in versions.fields] == [
+        ("space_owner",), ("space_level", "space_owner")]
+    (pair, _), = [(field, c) for field, c in versions.fields if len(c) == 2]
+    assert versions.bumped_by("space_level") == [pair]
+    assert versions.bumped_by("space_owner") == ["mv_space_owner", pair]
+    code = compilation.code
+    stamps = [line.strip() for line in code.splitlines() if line.strip().startswith("stamp:")]
+    assert sorted(stamps) == sorted([f"stamp: cython.int = self.{pair}"] * 2
+                                    + ["stamp: cython.int = self.mv_space_owner"])
+    writes = code[code.index("self.vxset_space_owner(v_p, v_s)"):].splitlines()[:5]
+    assert [line.strip() for line in writes] == [
+        "self.vxset_space_owner(v_p, v_s)", "self.mv_space_owner += 1", f"self.{pair} += 1",
+        "self.c_space_level[v_s] = narrow((wide(self.c_space_level[v_s]) + 1))",
+        f"self.{pair} += 1"]

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from .. import ir
 from ..diagnostics import Reporter
@@ -166,6 +167,34 @@ class ReadSets:
         if d.kind == "players":  # the loop skips retired players
             return {ALIVE}
         return {self.counter_of_index[d.index]} if d.index in self.counter_of_index else set()
+
+
+@dataclass(frozen=True)
+class MemoVersions:
+    """The version fields the memos compare: one per set of counters that memos read
+    together, bumped by a write of any counter in its set, so that a memo's stamp is one
+    field (plus the kernel's own versions of the card holders and who is still in) instead
+    of a sum of one version per counter, added up at every lookup."""
+
+    fields: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (field, the counters it versions)
+
+    @classmethod
+    def of(cls, program: ir.Program) -> MemoVersions:
+        sets = sorted({tuple(sorted(set(a.memo.reads) - KERNEL_VERSIONS.keys()))
+                       for a in program.aggregates if a.memo} - {()},
+                      key=lambda counters: (len(counters), counters))
+        return cls(tuple((f"mv_{counters[0]}" if len(counters) == 1 else f"mvs_{i}", counters)
+                         for i, counters in enumerate(sets)))
+
+    def bumped_by(self, array: str) -> list[str]:
+        """The fields a write of `array` bumps."""
+        return [field for field, counters in self.fields if array in counters]
+
+    def stamp(self, reads: tuple[str, ...]) -> list[str]:
+        """The attributes whose sum stamps a memo that reads `reads`."""
+        counters = tuple(sorted(set(reads) - KERNEL_VERSIONS.keys()))
+        return ([field for field, versioned in self.fields if versioned == counters]
+                + [KERNEL_VERSIONS[array] for array in sorted(reads) if array in KERNEL_VERSIONS])
 
 
 def dimension(t: ir.Type, program: ir.Program) -> tuple[int, int] | None:
