@@ -311,32 +311,6 @@ class Kernel:
 
     @cython.cfunc
     @cython.final
-    @cython.inline
-    @cython.exceptval(-1)
-    def k_span(self, low: cython.longlong, high: cython.longlong) -> cython.int:
-        """The loop guard, before a loop over [low, high) that may be long: its length
-        counts in the turn's rounds, as tick's, so that nested loops cannot run for ever."""
-        if high - low > LOOP_LIMIT:
-            raise RuleError(f"a loop over {high - low} values: more than {LOOP_LIMIT} rounds")
-        if high > low:
-            self.rounds += high - low
-            if self.rounds > LOOP_LIMIT:
-                raise RuleError(f"loops ran more than {LOOP_LIMIT} rounds in one turn")
-        return 0
-
-    @cython.cfunc
-    @cython.final
-    @cython.inline
-    @cython.exceptval(-1)
-    def tick(self) -> cython.int:
-        """Count a loop round: a turn that loops without end is a rules error, not a hang."""
-        self.rounds += 1
-        if self.rounds > LOOP_LIMIT:
-            raise RuleError(f"a loop ran more than {LOOP_LIMIT} rounds in one turn")
-        return 0
-
-    @cython.cfunc
-    @cython.final
     @cython.exceptval(-1)
     def run_turn(self, p: cython.int) -> cython.int:
         """One turn of p: the turn rules until they end (or end the game)."""
@@ -388,17 +362,6 @@ class Kernel:
             self.ended_by = END_ROUNDS
             return True
         return False
-
-    @cython.cfunc
-    @cython.final
-    @cython.exceptval(-1)
-    def k_enter(self, origin: cython.int) -> cython.int:
-        """Count a call of a procedure that can call itself: too deep is a rules error."""
-        self.call_depth += 1
-        if self.call_depth > CALL_DEPTH_LIMIT:
-            raise RuleError(f"{CALL_ORIGINS[origin]}: calls nested more than "
-                            f"{CALL_DEPTH_LIMIT} deep (endless recursion?)")
-        return 0
 
     @cython.cfunc
     @cython.final

@@ -15,6 +15,65 @@ from .kernel_support import *  # noqa: F403
 class Primitives(Kernel):
     """Decks, money, players and decisions, as the rules use them."""
 
+    # ---- the guards against a turn that never ends ------------------------------
+    # Each is inline in the generated code, and its error, which builds a message,
+    # is a call of its own: the test stays a few instructions that C inlines.
+    @cython.cfunc
+    @cython.final
+    @cython.inline
+    @cython.exceptval(-1)
+    def k_span(self, low: cython.longlong, high: cython.longlong) -> cython.int:
+        """The loop guard, before a loop over [low, high) that may be long: its length
+        counts in the turn's rounds, as tick's, so that nested loops cannot run for ever."""
+        if high - low > LOOP_LIMIT:
+            return self.too_many_rounds(high - low)
+        if high > low:
+            self.rounds += high - low
+            if self.rounds > LOOP_LIMIT:
+                return self.too_many_rounds(0)
+        return 0
+
+    @cython.cfunc
+    @cython.final
+    @cython.inline
+    @cython.exceptval(-1)
+    def tick(self) -> cython.int:
+        """Count a loop round: a turn that loops without end is a rules error, not a hang."""
+        self.rounds += 1
+        if self.rounds > LOOP_LIMIT:
+            return self.too_many_rounds(1)
+        return 0
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-1)
+    def too_many_rounds(self, span: cython.longlong) -> cython.int:
+        """The error of k_span (a loop over `span` values, or 0: the turn's rounds) or of
+        tick (span 1)."""
+        if span > LOOP_LIMIT:
+            raise RuleError(f"a loop over {span} values: more than {LOOP_LIMIT} rounds")
+        if span == 0:
+            raise RuleError(f"loops ran more than {LOOP_LIMIT} rounds in one turn")
+        raise RuleError(f"a loop ran more than {LOOP_LIMIT} rounds in one turn")
+
+    @cython.cfunc
+    @cython.final
+    @cython.inline
+    @cython.exceptval(-1)
+    def k_enter(self, origin: cython.int) -> cython.int:
+        """Count a call of a procedure that can call itself: too deep is a rules error."""
+        self.call_depth += 1
+        if self.call_depth > CALL_DEPTH_LIMIT:
+            return self.nested_too_deep(origin)
+        return 0
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-1)
+    def nested_too_deep(self, origin: cython.int) -> cython.int:
+        raise RuleError(f"{CALL_ORIGINS[origin]}: calls nested more than "
+                        f"{CALL_DEPTH_LIMIT} deep (endless recursion?)")
+
     # ---- dice and random numbers ------------------------------------------------
     @cython.cfunc
     @cython.final
@@ -313,8 +372,14 @@ class Primitives(Kernel):
     @cython.exceptval(-1)
     def k_some(self, value: cython.int) -> cython.int:
         if value < 0:
-            raise RuleError("some(x): x is none")
+            return self.some_of_none()
         return value
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-1)
+    def some_of_none(self) -> cython.int:
+        raise RuleError("some(x): x is none")
 
     @cython.cfunc
     @cython.final
@@ -362,8 +427,14 @@ class Primitives(Kernel):
     def chk(self, i: cython.int, n: cython.int) -> cython.int:
         """Bounds check for a value that may be none before it indexes a table."""
         if i < 0 or i >= n:
-            raise RuleError("none (or an out-of-range value) was used where a value is needed")
+            return self.out_of_range()
         return i
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-1)
+    def out_of_range(self) -> cython.int:
+        raise RuleError("none (or an out-of-range value) was used where a value is needed")
 
     @cython.cfunc
     @cython.final

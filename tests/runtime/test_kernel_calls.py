@@ -3,6 +3,7 @@ table of methods, and C may inline it) unless the edition's Game overrides it.""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -44,3 +45,17 @@ def test_every_kernel_method_but_the_games_hooks_is_final():
     not_final = {name for name, decorators in kernel.items()
                  if "@cython.final" not in decorators}
     assert not_final == overridden
+
+
+def test_an_inline_kernel_method_raises_through_a_call_of_its_own():
+    """gcc inlines a small function only: a guard tested at every loop round or table read
+    (tick, k_span, chk, k_some, k_enter) keeps its error, which builds a message, in a
+    method of its own, so that what C inlines is the test."""
+    tree = ast.parse(kernel_source())
+    inline = {f.name: f for c in tree.body if isinstance(c, ast.ClassDef) for f in c.body
+              if isinstance(f, ast.FunctionDef)
+              and any(ast.unparse(d) == "cython.inline" for d in f.decorator_list)}
+    assert {"tick", "k_span", "chk", "k_some", "k_enter"} <= inline.keys()
+    raising = {name for name, f in inline.items()
+               if any(isinstance(n, ast.Raise) for n in ast.walk(f))}
+    assert raising == set()
