@@ -220,6 +220,29 @@ def inlined_functions(program: ir.Program, fx: Effects) -> set[str]:
             and not any(isinstance(s, ir.Loop | ir.While) for s in walk_stmts(f.body))}
 
 
+def entry_tests(program: ir.Program, fx: Effects) -> dict[str, tuple[ir.If, tuple[ir.Stmt, ...]]]:
+    """Procedures that begin with a test that may end them (`if rents_due == 0 { return
+    }`, or a whole body under one test): that test, made an early return, is inline in
+    their callers, and the rest (`rest_`) a call, made only when the test lets it run."""
+    inlined = inlined_functions(program, fx)
+    tests = {}
+    for f in program.functions:
+        if f.rule_index >= 0 or f.name in fx.recursive or f.guard is not None \
+                or f.name in inlined or not f.body or not isinstance(f.body[0], ir.If):
+            continue
+        first = f.body[0]
+        if first.otherwise or not fx.expr_is_clean(first.test):
+            continue
+        if len(first.then) == 1 and isinstance(first.then[0], ir.Return) \
+                and fx.expr_is_clean(first.then[0].value) and len(f.body) > 1:
+            tests[f.name] = (first, f.body[1:])
+        elif len(f.body) == 1 and f.returns.name == "void":
+            leave = ir.If(first.span, ir.Unary(ir.BOOL, "not", first.test),
+                          (ir.Return(first.span, None),), ())
+            tests[f.name] = (leave, first.then)
+    return tests
+
+
 def _optimized_code(program: ir.Program, effects: Effects) -> dict:
     """What the templates need to write optimized code: exception specifications, the
     unwinding checks, C division, the indexes and the hoisted guards."""
@@ -234,6 +257,7 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
         "hoisted_guards": hoisted_guards(program, effects),
         "recursive_functions": [f.name for f in program.functions if f.name in effects.recursive],
         "inlined_functions": inlined_functions(program, effects),
+        "entry_tests": entry_tests(program, effects),
         "function_origins": function_origins(program),
         "rules_line": lambda span: f"{PurePath(span.path).name}:{span.line}",
         "indexes": {ix.name: ix for ix in program.indexes},

@@ -384,3 +384,50 @@ def test_a_memo_stamp_is_one_version_field_per_set_of_counters(editions):
         "self.vxset_space_owner(v_p, v_s)", "self.mv_space_owner += 1", f"self.{pair} += 1",
         "self.c_space_level[v_s] = narrow((wide(self.c_space_level[v_s]) + 1))",
         f"self.{pair} += 1"]
+
+
+ENTRY_RULES = """counter space.owner: player? = none
+counter pot: int = 0
+proc collect(p: player) {
+  if pot == 0 {
+    return
+  }
+  for s in spaces where s.owner == p {
+    pot -= 1
+  }
+}
+proc claim(p: player) {
+  if p.cash > 10 {
+    for s in spaces where s.owner == none {
+      s.owner = p
+    }
+  }
+}
+proc risky(p: player, k: int) {
+  if 6 / k > 1 {
+    return
+  }
+  pot += 1
+}
+rule r { on turn(p: player) {
+  collect(p)
+  claim(p)
+  risky(p, pot + 1)
+  move(p, 1)
+} }
+"""
+
+
+def test_a_procedures_first_test_is_inline_and_the_rest_a_call(editions):
+    """`collect` returns at once while the pot is empty, `claim` does everything under one
+    test: each test is inline in the callers, the rest a call. A test that may fail (a
+    division) stays in the procedure."""
+    code = editions.compile(ENTRY_RULES, until="codegen").code
+    for name, test in (("collect", "if (self.g_game_pot == 0):"),
+                       ("claim", "if (not (self.cash[v_p] > 10)):")):
+        assert "@cython.inline" in decorators_of(code, f"proc_{name}")
+        assert "@cython.inline" not in decorators_of(code, f"rest_proc_{name}")
+        entry = code.split(f"def proc_{name}(")[1].split("@cython.cfunc")[0].splitlines()
+        assert [line.strip() for line in entry[2:5]] == [
+            test, "return 0", f"return self.rest_proc_{name}(v_p)"]
+    assert "def rest_proc_risky(" not in code
