@@ -47,10 +47,12 @@ if TYPE_CHECKING:
 # compile (the module's own comments stay in its .py).
 CYTHON_DIRECTIVES = ("-X", "binding=False", "-X", "emit_code_comments=False")
 C_FLAGS = ("-shared", "-fPIC", "-w")
-# -O1: -O2 plays 7 to 9% faster, but gcc then takes 6.1 s instead of 3.7 s for a
-# 7,000-line module (2026-12-02), which puts a cold build over 10 s; -O0 takes a third
-# of -O1's time and plays slower (the test suite's setting: it checks what the modules
-# do, not how fast)
+# -O1: -O2 played 7 to 9% faster, but gcc took 6.1 s instead of 3.7 s for a 7,000-line
+# module, which put a cold build over 10 s; with the inlining limit below, -O2 without its
+# costliest passes (-fno-gcse -fno-tree-pre -fno-schedule-insns2) plays 4 to 5% faster in
+# 4.5 s instead of 3.1 (2026-12-02): not worth a build near the limit. -O0 takes a third
+# of -O1's time and plays slower (the test suite's setting: it checks what the modules do,
+# not how fast)
 OPT_LEVEL_ENV = "BOARDRULES_OPT_LEVEL"
 OPT_LEVELS = ("0", "1", "2", "3")
 DEFAULT_OPT_LEVEL = "1"
@@ -119,7 +121,25 @@ def opt_level() -> str:
 def c_flags() -> tuple[str, ...]:
     """The C compiler's flags, with the optimization level of `$BOARDRULES_OPT_LEVEL`."""
     level = opt_level()
-    return (*C_FLAGS, f"-O{level}", *parallel_codegen_flags(level))
+    return (*C_FLAGS, f"-O{level}", *inlining_flags(level), *parallel_codegen_flags(level))
+
+
+# gcc inlines a function the code declares inline only up to this size (its default, 70 at
+# -O2, leaves out a decision's default answer or a memo's lookup, which a window asks of
+# every player): 4.5% fewer instructions a Disney turn, no longer a compile (2026-12-02)
+INLINE_INSNS = 400
+
+
+def inlining_flags(level: str) -> tuple[str, ...]:
+    """gcc's limit on the size of a function declared inline that it inlines (not at -O0,
+    which inlines nothing, nor for another compiler, which spells it differently)."""
+    if level == "0" or not _is_gcc():
+        return ()
+    return (f"--param=max-inline-insns-single={INLINE_INSNS}",)
+
+
+def _is_gcc() -> bool:
+    return "gcc" in Path(c_compiler()[0]).name
 
 
 def parallel_codegen_flags(level: str) -> tuple[str, ...]:
@@ -127,7 +147,7 @@ def parallel_codegen_flags(level: str) -> tuple[str, ...]:
     over the machine's cores: measured on 2 cores, a 2.8 MB generated module's `-O1`
     compile takes 3.4 s instead of 4.9 s. Not at -O0, where it costs more than it saves,
     nor for another compiler (clang spells the flag differently)."""
-    if level == "0" or (os.cpu_count() or 1) < 2 or "gcc" not in Path(c_compiler()[0]).name:
+    if level == "0" or (os.cpu_count() or 1) < 2 or not _is_gcc():
         return ()
     return ("-flto=auto",)
 

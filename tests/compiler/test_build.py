@@ -295,6 +295,16 @@ def test_gcc_splits_code_generation_over_the_cores_above_o0(monkeypatch):
     assert build.parallel_codegen_flags("1") == ()
 
 
+def test_gcc_inlines_what_the_code_declares_inline_above_o0(monkeypatch):
+    monkeypatch.setenv("CC", "gcc")
+    monkeypatch.setenv(build.OPT_LEVEL_ENV, "1")
+    assert build.inlining_flags("1") == ("--param=max-inline-insns-single=400",)
+    assert build.inlining_flags("1")[0] in build.c_flags()
+    assert build.inlining_flags("0") == ()
+    monkeypatch.setenv("CC", "clang")
+    assert build.inlining_flags("1") == ()
+
+
 def test_a_compiler_that_refuses_the_parallel_flags_builds_without_them(cache, tiny_copy,
                                                                        monkeypatch):
     monkeypatch.setattr(build, "parallel_codegen_flags",
