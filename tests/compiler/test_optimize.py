@@ -1088,6 +1088,23 @@ def test_a_list_read_by_a_variable_that_walks_its_range_is_not_bounds_checked(ed
     assert "self.chk(" not in body[:body.index("\n    @cython")]
 
 
+def test_a_list_read_by_a_value_of_its_enum_is_not_bounds_checked(editions):
+    """`p.tools[t]`, t a tool (never none): one of the list's members, whatever the value,
+    also once `uses(p, t)` is inlined into a loop over the tools (Builder's resources kept
+    27 such checks); `some(t)` of an optional tool too (none fails in `some`). An int is
+    still checked (`p.slots[k]` above)."""
+    program = editions.compile(ELEMENT_RULES + (
+        "proc uses(p: player, t: tool) -> int { return p.tools[t] }\n"
+        "proc maybe(p: player, t: tool?) -> int { return p.tools[some(t)] }\n"
+        "proc busy(p: player) -> int { return sum(uses(p, t) + maybe(p, t) for t in each tool) }\n"
+        "rule busy_turns { on turn(p: player) { move(p, busy(p) % 2) } }\n"),
+        until="known-elements").program
+    reads = {f.name: [n.element_known for n in body_exprs(f.body)
+                      if isinstance(n, ir.State) and n.element is not None]
+             for f in program.functions if f.name in ("proc_uses", "proc_maybe")}
+    assert reads == {"proc_uses": [True], "proc_maybe": [True]}
+
+
 def test_a_memo_whose_walk_reads_the_cash_keeps_the_exact_cash(editions):
     """`count(k in 1 to p.cash ...)`: the cash decides the walk, not a comparison (a fuzzed
     program found the pass looking for it only in the filter)."""

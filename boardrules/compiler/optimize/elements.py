@@ -4,8 +4,10 @@
 which the loop walks over exactly 0 to 2: the check that t is within the list (a
 rules error otherwise) cannot fail, and it made the question fallible, so it could
 not be guarded, hoisted or answered lazily. The same for a decision's options
-(`where t: p.tools[t] > 0`), for a `for` loop whose variable is never assigned, and
-for a constant within the list (`p.tools[saw]`).
+(`where t: p.tools[t] > 0`), for a `for` loop whose variable is never assigned, for
+a constant within the list (`p.tools[saw]`), and for any value of the enum that indexes
+the list (`p.res[r]`, r a resource: the type allows only its members, and the
+check stayed where an inlined procedure's parameter became the loop's variable).
 """
 
 from __future__ import annotations
@@ -20,10 +22,13 @@ from .walk import map_expr, map_program_exprs, map_stmt_exprs, walk_stmts
 
 
 def _walks(domain: ir.Domain | None, var: str, e: ir.Expr) -> bool:
-    """Whether e's element is a constant within its list, or `var`, which the domain
-    walks over exactly [0, stride)."""
+    """Whether e's element is a constant within its list, a value of the enum that indexes
+    the list (never none: one of its members), or `var`, which the domain walks over
+    exactly [0, stride)."""
     if isinstance(e.element, ir.Const):
         return isinstance(e.element.value, int) and 0 <= e.element.value < e.stride
+    if e.index_enum and e.element.type == ir.Type(e.index_enum):
+        return True
     return (domain is not None and domain.kind == "range" and e.element == ir.Local(
         e.element.type, var) and domain.low == ir.Const(ir.INT, 0)
         and domain.high == ir.Const(ir.INT, e.stride))
