@@ -32,6 +32,24 @@ def test_default_games_end_by_the_rules(compiled):
             assert game.turn < 1000
 
 
+def test_the_hands_the_compiled_kernel_keeps_are_the_holders(compiled):
+    """Its questions about a player's chips walk that player's hand (the kernel's list of
+    the cards each player holds) instead of all 227 cards: the lists follow every game."""
+    for index in range(10):
+        game = compiled.Game(4, seed=game_seed(5, index), policies=["random"] * 4)
+        for _ in range(12):
+            game.play(5)
+            holders = game.holders()
+            for p in range(4):
+                cards, c = [], game.state_get("held_first", p)
+                while c >= 0:
+                    cards.append(c)
+                    c = game.state_get("held_next", c)
+                assert cards == [c for c, h in enumerate(holders) if h == p]
+            if game.over:
+                break
+
+
 @pytest.mark.parametrize("policies", [None, ["default", "random", "random", "default"]])
 def test_backends_give_identical_traces(interpreted, compiled, policies, assert_same_game,
                                         play_on_both):

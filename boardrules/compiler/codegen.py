@@ -22,6 +22,7 @@ from .error_codes import ErrorCode
 from .kernel_facts import kernel_constants, kernel_source
 from .optimize.effects import Effects, analyse, node_unwinds
 from .optimize.fold import Folder
+from .optimize.index import HELD
 from .optimize.integers import Ranges
 from .optimize.memo import KERNEL_VERSIONS, MemoVersions
 from .optimize.walk import body_exprs, map_expr, walk_stmts
@@ -36,7 +37,8 @@ KERNEL_ARRAYS = {"player_cash": "cash", "player_position": "position", "player_a
 CAPACITY = {name.removeprefix("CAP_").lower(): value
             for name, value in kernel_constants("CAP_").items()}  # the kernel's, one source
 # Kernel arrays the rules only read (track position, deck of a card), and their sizes.
-KERNEL_READ_ONLY = {"track_of": CAPACITY["spaces"], "card_deck": CAPACITY["cards"]}
+KERNEL_READ_ONLY = {"track_of": CAPACITY["spaces"], "card_deck": CAPACITY["cards"],
+                    "held_first": CAPACITY["players"], "held_next": CAPACITY["cards"]}
 KERNEL_ARRAY_SIZE = {"cash": CAPACITY["players"], "position": CAPACITY["players"],
                      "alive": CAPACITY["players"], "card_holder": CAPACITY["cards"]}
 # The kernel methods rules code calls (macros.j2 `ex`), with their arity: the reflection API
@@ -104,7 +106,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters.update(ident=ident, pystr=pystr, comment=comment, const=const)
     env.globals.update(KERNEL_ARRAYS=KERNEL_ARRAYS, KERNEL_VERSIONS=KERNEL_VERSIONS,
-                       raise_unknown=_unknown_attribute)
+                       HELD_INDEX=HELD, CAPACITY=CAPACITY, raise_unknown=_unknown_attribute)
     return env
 
 

@@ -92,6 +92,10 @@ class Kernel:
     queue: cython.int[512]
     card_deck: cython.int[512]
     card_holder: cython.int[512]
+    # each player's cards in card order, a list linked through held_next (-1 ends it):
+    # questions about a player's hand walk it instead of every card (k_set_holder keeps it)
+    held_first: cython.int[16]
+    held_next: cython.int[512]
     holder_version: cython.int  # bumped by every change of card_holder: memoized queries read it
     alive_version: cython.int  # bumped when a player retires: memoized queries over players read it
     # the range of a player's cash within which the question being worked out has the same
@@ -163,12 +167,15 @@ class Kernel:
             self.pass_gap = [0] * 256
             self.queue = [0] * 512
             self.card_holder = [0] * 512
+            self.held_first = [0] * 16
+            self.held_next = [0] * 512
             self.opts = [0] * 512
             self.rule_fired = [0] * 512
         for i in range(16):
             self.alive[i] = 1 if i < n_players else 0
             self.policy[i] = POLICY_DEFAULT
             self.had_turn[i] = 0
+            self.held_first[i] = -1
         self.round_count = 0
         self.bankruptcies = 0
         self.ended_by = END_NONE

@@ -144,6 +144,8 @@ class KernelApi(Primitives):
         other.deck_count = list(self.deck_count)
         other.queue = list(self.queue)
         other.card_holder = list(self.card_holder)
+        other.held_first = list(self.held_first)
+        other.held_next = list(self.held_next)
         other.rule_fired = list(self.rule_fired)
         other.chance = self.chance.copy()
         other.policy_rng = self.policy_rng.copy()

@@ -154,12 +154,63 @@ class Primitives(Kernel):
     @cython.final
     @cython.exceptval(check=False)
     def k_unhold(self, card: cython.int) -> cython.int:
-        """Nobody holds the card now. A card drawn from its deck or put back from the table
-        was held by nobody already: its holder's version (what memoized queries about who
-        holds a card read) moves only when a holder really changes."""
-        if self.card_holder[card] != -1:
-            self.card_holder[card] = -1
-            self.holder_version += 1
+        """Nobody holds the card now (a card drawn from its deck or put back from the table
+        was held by nobody already)."""
+        return self.k_set_holder(card, -1)
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(check=False)
+    def k_set_holder(self, card: cython.int, p: cython.int) -> cython.int:
+        """p holds the card now (-1: nobody). The holders' version (what memoized questions
+        about who holds a card read) moves only when a holder really changes; each player's
+        list of cards, in card order, follows."""
+        old: cython.int = self.card_holder[card]
+        at: cython.int
+        if old == p:
+            return 0
+        if 0 <= old < CAP_PLAYERS:
+            at = self.held_first[old]
+            if at == card:
+                self.held_first[old] = self.held_next[card]
+            else:
+                while self.held_next[at] != card:
+                    at = self.held_next[at]
+                self.held_next[at] = self.held_next[card]
+        if 0 <= p < CAP_PLAYERS:
+            at = self.held_first[p]
+            if at < 0 or at > card:
+                self.held_next[card] = at
+                self.held_first[p] = card
+            else:
+                while self.held_next[at] >= 0 and self.held_next[at] < card:
+                    at = self.held_next[at]
+                self.held_next[card] = self.held_next[at]
+                self.held_next[at] = card
+        self.card_holder[card] = p
+        self.holder_version += 1
+        return 0
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(check=False)
+    def k_rebuild_held(self) -> cython.int:
+        """Each player's list of cards again, from who holds each card (after the holders
+        were set from outside the rules)."""
+        card: cython.int
+        p: cython.int
+        last = [-1] * CAP_PLAYERS  # each player's last card so far (a rare call: a list)
+        for p in range(CAP_PLAYERS):
+            self.held_first[p] = -1
+        for card in range(CAP_CARDS):
+            p = self.card_holder[card]
+            if 0 <= p < CAP_PLAYERS:
+                self.held_next[card] = -1
+                if last[p] < 0:
+                    self.held_first[p] = card
+                else:
+                    self.held_next[last[p]] = card
+                last[p] = card
         return 0
 
     @cython.cfunc
@@ -190,8 +241,7 @@ class Primitives(Kernel):
             self.deck_count[d] = len(rest)
             for i, other in enumerate(rest):
                 self.queue[self.deck_first[d] + i] = other
-        self.card_holder[card] = p
-        self.holder_version += 1
+        self.k_set_holder(card, p)
         self.changes += 1
         return 0
 

@@ -16,7 +16,8 @@ from typing import Any
 
 # The kernel's arrays and values that rules code reads by their own names (codegen's
 # KERNEL_ARRAYS and KERNEL_READ_ONLY; a test keeps the two lists together).
-KERNEL_ARRAYS = frozenset({"cash", "position", "alive", "card_holder", "track_of", "card_deck"})
+KERNEL_ARRAYS = frozenset({"cash", "position", "alive", "card_holder", "track_of", "card_deck",
+                           "held_first", "held_next"})
 KERNEL_VALUES = frozenset({"current", "turn", "over", "n_players", "round_count",
                            "bankruptcies"})  # read-only attributes
 KERNEL_STATE = frozenset({"unwinding"})  # read and written through state_get/state_set

@@ -351,6 +351,33 @@ def test_an_aggregate_filtering_on_a_counter_uses_a_counter_index(editions):
     assert counting.domain.index == index.name and counting.where is None
 
 
+HAND_RULES = DATA + """field card.tone: color = red
+deck luck(p: player) "Luck" {
+  card c0 "C0." keep
+  card c1 "C1." keep { tone = blue }
+  card c2 "C2." keep
+}
+proc red_cards(p: player) -> int {
+  return count(c in cards where c.tone == red and holds(p, c))
+}
+rule r { on land(p: player, s: space) {
+  draw luck(p)
+  move(p, red_cards(p))
+} }
+"""
+
+
+def test_a_question_about_a_players_cards_walks_that_players_hand(editions):
+    """`holds(p, c)` in a question over the cards: the walk is p's hand, the list the
+    kernel keeps in card order (`held`), over a table index (a card's tone); a memo of it
+    reads who holds the cards."""
+    program = editions.compile(HAND_RULES, until="memoize-aggregates").program
+    counting = next(a for a in program.aggregates if a.kind == "count")
+    assert counting.domain.index == "held" and ir_text.expr(counting.domain.key) == "p"
+    assert "k_holds" not in calls(walk_expr(counting.where))
+    assert counting.memo is not None and counting.memo.reads == ("card_holder",)
+
+
 SMALL_GROUPS_BOARD = """edition "T" {
   rulebook "rulebook.txt"
   players 2 to 2

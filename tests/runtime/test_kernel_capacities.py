@@ -10,12 +10,12 @@ from boardrules.compiler.codegen import CAPACITY
 from boardrules.compiler.kernel_facts import kernel_source
 
 SIZE_OF = {
-    "players": ("cash", "position", "alive", "policy", "had_turn"),
+    "players": ("cash", "position", "alive", "policy", "had_turn", "held_first"),
     "spaces": ("track_of", "space_at_track", "land_count", "rest_count", "pass_mask",
                "pass_gap"),
     "dice": ("die_size",),
     "decks": ("deck_first", "deck_size", "deck_head", "deck_count"),
-    "cards": ("queue", "card_deck", "card_holder"),
+    "cards": ("queue", "card_deck", "card_holder", "held_next"),
     "options": ("opts",),
     "rules": ("rule_fired",),
     "windows": ("window_closed",),

@@ -164,3 +164,38 @@ def test_whether_a_card_is_in_its_deck_after_draws_returns_and_wrap_arounds(game
             game.k_return_card(held[rng.below(len(held))])
         for c in range(len(CARDS)):
             assert game.in_deck(c) == (c in game.deck_order(DECK)), (step, c)
+
+
+def hand(game, p: int) -> list[int]:
+    """The cards p holds, walked as generated questions walk them (held_first, held_next)."""
+    cards, c = [], game.state_get("held_first", p)
+    while c >= 0:
+        cards.append(c)
+        c = game.state_get("held_next", c)
+    return cards
+
+
+def held_by(game, p: int) -> list[int]:
+    return [c for c, holder in enumerate(game.holders()) if holder == p]
+
+
+def test_each_players_hand_follows_every_change_of_holder(game):
+    """The kernel keeps each player's cards in a list, in card order, which questions like
+    `count(c in cards where holds(p, c))` walk instead of every card: it follows gives,
+    returns, kept draws, a copy and holders set from outside the rules."""
+    rng = kernel.Rng(11)
+    for step in range(300):
+        c = rng.below(len(CARDS))
+        action = rng.below(3)
+        if action == 0:
+            game.k_give_card(c, rng.below(2))
+        elif action == 1 and game.holders()[c] >= 0:
+            game.k_return_card(c)
+        elif action == 2 and game.deck_order(DECK):
+            game.draw_luck(step % 2)
+        for p in range(2):
+            assert hand(game, p) == held_by(game, p), (step, p)
+    copy = game.copy()
+    assert [hand(copy, p) for p in range(2)] == [held_by(game, p) for p in range(2)]
+    game.state_set("card_holder", card("fine"), 1)
+    assert [hand(game, p) for p in range(2)] == [held_by(game, p) for p in range(2)]

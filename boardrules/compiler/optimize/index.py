@@ -33,6 +33,11 @@ from .conjuncts import chain_of, chained, is_none_test
 from .effects import Effects
 from .walk import walk_expr
 
+# `k_holds(p, c)` walks the cards p holds, in card order: a list the kernel keeps for each
+# player (k_set_holder). A hand holds a few cards: fewer than any other index walks a value.
+HELD = "held"
+HAND_COST = 1.0
+
 
 def _conjuncts(e: ir.Expr | None) -> list[ir.Expr]:
     return [] if e is None else chain_of(e, "and")
@@ -124,6 +129,23 @@ class Indexer:
                     return (self.entities[found.owner] / values,  # the index made if chosen
                             lambda counter=found, make=self._counter_index: make(counter).name,
                             key)
+            return None
+
+        return self._candidates(domain, where, match)
+
+    def held_candidates(self, var: str, domain: ir.Domain, where: ir.Expr | None
+                        ) -> list[_Candidate]:
+        """The hand of p for `k_holds(p, c)`, c walking every card (a deck's few cards, a
+        range, are walked faster than a hand, whose list is followed one card at a time)."""
+        if domain.kind != "range" or domain.index or domain.low != ir.Const(ir.INT, 0) \
+                or domain.high != ir.Const(ir.INT, self.entities["card"]):
+            return []
+
+        def match(c: ir.Expr) -> tuple[float, Callable[[], str], ir.Expr] | None:
+            if isinstance(c, ir.KernelCall) and c.function == "k_holds" \
+                    and isinstance(c.args[1], ir.Local) and c.args[1].name == var \
+                    and c.args[1].type.name == "card" and key_ok(c.args[0], var, self.fx):
+                return HAND_COST, lambda: HELD, c.args[0]
             return None
 
         return self._candidates(domain, where, match)
@@ -261,7 +283,8 @@ def index_filters(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Pr
     aggregates = []
     for a in program.aggregates:
         pure = a.name not in fx.impure
-        counted = indexer.counter_candidates(a.var, a.domain, a.where) if pure else []
+        counted = indexer.counter_candidates(a.var, a.domain, a.where) \
+            + indexer.held_candidates(a.var, a.domain, a.where) if pure else []
         # the members of the other values (the spaces others own) before a table index
         others = None
         if not counted and pure and _order_free(a, fx):

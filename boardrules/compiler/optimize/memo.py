@@ -34,6 +34,7 @@ from .. import ir
 from ..diagnostics import Reporter
 from .cash_ranges import cash_ranged
 from .effects import Effects, asked_in_windows
+from .index import HELD
 from .walk import aggregate_nodes, body_exprs, domain_exprs, walk_expr, walk_stmts
 
 CASH = "player_cash"  # the kernel array of each player's cash
@@ -166,6 +167,8 @@ class ReadSets:
     def _domain(self, d: ir.Domain) -> set[str]:
         if d.kind == "players":  # the loop skips retired players
             return {ALIVE}
+        if d.index == HELD:  # a player's hand
+            return {HOLDERS}
         return {self.counter_of_index[d.index]} if d.index in self.counter_of_index else set()
 
 
