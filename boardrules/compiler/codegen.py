@@ -36,7 +36,8 @@ KERNEL_ARRAYS = {"player_cash": "cash", "player_position": "position", "player_a
                  "card_holder": "card_holder"}
 CAPACITY = {name.removeprefix("CAP_").lower(): value
             for name, value in kernel_constants("CAP_").items()}  # the kernel's, one source
-# Kernel arrays the rules only read (track position, deck of a card), and their sizes.
+# Kernel arrays the generated code only reads (track position, deck of a card, the players'
+# hands), and their sizes.
 KERNEL_READ_ONLY = {"track_of": CAPACITY["spaces"], "card_deck": CAPACITY["cards"],
                     "held_first": CAPACITY["players"], "held_next": CAPACITY["cards"]}
 KERNEL_ARRAY_SIZE = {"cash": CAPACITY["players"], "position": CAPACITY["players"],
