@@ -21,7 +21,7 @@ from .diagnostics import Reporter
 from .error_codes import ErrorCode
 from .kernel_facts import kernel_constants, kernel_source
 from .optimize.effects import Effects, analyse, node_unwinds
-from .optimize.fold import Folder
+from .optimize.fold import Folder, negate
 from .optimize.index import HELD
 from .optimize.integers import Ranges
 from .optimize.memo import KERNEL_VERSIONS, MemoVersions
@@ -240,8 +240,7 @@ def entry_tests(program: ir.Program, fx: Effects) -> dict[str, tuple[ir.If, tupl
                 and fx.expr_is_clean(first.then[0].value) and len(f.body) > 1:
             tests[f.name] = (first, f.body[1:])
         elif len(f.body) == 1 and f.returns.name == "void":
-            leave = ir.If(first.span, ir.Unary(ir.BOOL, "not", first.test),
-                          (ir.Return(first.span, None),), ())
+            leave = ir.If(first.span, negate(first.test), (ir.Return(first.span, None),), ())
             tests[f.name] = (leave, first.then)
     return tests
 

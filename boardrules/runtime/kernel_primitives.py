@@ -460,6 +460,14 @@ class Primitives(Kernel):
 
     @cython.cfunc
     @cython.final
+    @cython.inline
+    @cython.exceptval(check=False)
+    def k_default_answers(self, who: cython.int) -> cython.bint:
+        """Whether who's decisions take their defaults inline (idle.py skips a loop then)."""
+        return self.plain and self.policy[who] == POLICY_DEFAULT
+
+    @cython.cfunc
+    @cython.final
     @cython.exceptval(-1)
     def policy_of(self, decision: cython.int, who: cython.int) -> cython.int:
         """How the next decision of `who` is taken; forced and scripted answers come first."""

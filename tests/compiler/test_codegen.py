@@ -426,7 +426,7 @@ def test_a_procedures_first_test_is_inline_and_the_rest_a_call(editions):
     division) stays in the procedure."""
     code = editions.compile(ENTRY_RULES, until="codegen").code
     for name, test in (("collect", "if (self.g_game_pot == 0):"),
-                       ("claim", "if (not (self.cash[v_p] > 10)):")):
+                       ("claim", "if (self.cash[v_p] <= 10):")):
         assert "@cython.inline" in decorators_of(code, f"proc_{name}")
         assert "@cython.inline" not in decorators_of(code, f"rest_proc_{name}")
         entry = code.split(f"def proc_{name}(")[1].split("@cython.cfunc")[0].splitlines()

@@ -22,6 +22,7 @@ from .elements import known_elements
 from .fold import fold_constants
 from .guards import guard_aggregates, guard_loops
 from .hoist import hoist_invariants
+from .idle import skip_idle_loops
 from .index import index_filters
 from .inline import inline_procedures, lift_early_exits, returns_as_expressions
 from .integers import drop_proven_checks, narrow_integers
@@ -51,6 +52,7 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("count-queries", count_queries),
     ("lazy-decisions", lazy_decisions),
     ("guard-aggregates", guard_aggregates),
+    ("skip-idle-loops", skip_idle_loops),
     ("guard-loops", guard_loops),
     ("memoize-aggregates", memoize_aggregates),
     ("keep-candidates", keep_candidates),

@@ -20,7 +20,8 @@ from .walk import aggregate_nodes, body_exprs, domain_exprs, walk_expr, walk_stm
 PURE_SAFE_KERNEL = frozenset({"min", "max", "abs", "k_distance", "k_space_at", "k_adjacent",
                               "k_cell_at", "k_holds", "k_cards_left", "k_next_player",
                               "k_seat_from", "k_changes", "k_window_open",
-                              "k_cash_at_least"})  # it writes only a memo's scratch range
+                              "k_cash_at_least",  # it writes only a memo's scratch range
+                              "k_default_answers"})
 # Kernel primitives that change nothing but may raise (or run Python code).
 PURE_KERNEL = PURE_SAFE_KERNEL | {"k_some", "k_paid", "narrow"}
 # Kernel primitives that run the pass and land events, so may end the turn, or may end

@@ -155,16 +155,21 @@ def body_exprs(body: tuple[ir.Stmt, ...]) -> Iterator[ir.Expr]:
 
 def map_body(body: tuple[ir.Stmt, ...], fn: ExprFn) -> tuple[ir.Stmt, ...]:
     """A block with `fn` mapped over every expression, nested blocks included."""
+    return map_stmts(body, lambda s: map_stmt_exprs(s, fn))
+
+
+def map_stmts(body: tuple[ir.Stmt, ...], fn: Callable[[ir.Stmt], ir.Stmt]
+              ) -> tuple[ir.Stmt, ...]:
+    """A block with `fn` applied to every statement, its nested blocks first."""
     result = []
     for s in body:
-        s = map_stmt_exprs(s, fn)
         match s:
             case ir.If():
-                s = dataclasses.replace(s, then=map_body(s.then, fn),
-                                        otherwise=map_body(s.otherwise, fn))
+                s = dataclasses.replace(s, then=map_stmts(s.then, fn),
+                                        otherwise=map_stmts(s.otherwise, fn))
             case ir.While() | ir.Loop():
-                s = dataclasses.replace(s, body=map_body(s.body, fn))
-        result.append(s)
+                s = dataclasses.replace(s, body=map_stmts(s.body, fn))
+        result.append(fn(s))
     return tuple(result)
 
 
