@@ -19,6 +19,9 @@ decision swap(p: player, q: player) by q -> bool {
 decision grab(p: player) by p -> int? from 1 to 9 {
   default 2
 }
+decision gamble(p: player) by p -> space? where s: random(2) == 0 {
+  default none
+}
 rule purses { on start() {
   for p in players {
     pay(bank, p, 100)
@@ -47,6 +50,11 @@ rule offers { on turn(p: player) {
       p.bought += 100
     }
   }
+  for q in players where q != p {
+    if ask gamble(p) != none {
+      p.bought += 1000
+    }
+  }
   move(p, 1)
 } }
 """
@@ -56,7 +64,8 @@ def test_a_loop_the_default_answers_leave_idle_is_skipped_under_them(editions):
     """Only the offers' loop is tested first: p asks there, and its default, none, buys
     nothing. The swaps are asked of q, the loop's own variable (one test before the loop
     cannot stand for every round); the third loop raises a level whatever the answer; the
-    fourth decision's default, 2, is not a constant it may take without checking."""
+    fourth decision's default, 2, is not a constant it may take without checking; the
+    fifth is eager (its filter draws at random), so its none is not answered inline."""
     program = editions.compile(RULES, until="skip-idle-loops").program
     handler = next(f for f in program.functions if f.name == "rule_offers_0")
     wrapped = [s for s in handler.body if isinstance(s, ir.If)]
@@ -64,7 +73,7 @@ def test_a_loop_the_default_answers_leave_idle_is_skipped_under_them(editions):
     assert ir_text.expr(wrapped[0].test) == "(not k_default_answers(p))"
     (loop,) = wrapped[0].then
     assert isinstance(loop, ir.Loop) and loop == program_before(editions).body[0]
-    assert sum(isinstance(s, ir.Loop) for s in handler.body) == 3
+    assert sum(isinstance(s, ir.Loop) for s in handler.body) == 4
 
 
 def program_before(editions) -> ir.Function:

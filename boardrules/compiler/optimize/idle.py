@@ -32,9 +32,11 @@ def _answer_unasked(d: ir.Decision, fx: Effects) -> ir.Const | None:
         return d.default or ir.Const(ir.BOOL, False)
     if not d.optional or d.default is not None and d.default.type.name != "none":
         return None
-    if d.kind == "int" and fx.expr_is_clean(d.low) and fx.expr_is_clean(d.high) or d.lazy:
-        return ir.Const(ir.NONE, -1)
-    return None
+    # a number's bounds are worked out before its default; an option's none is returned
+    # before any check only when the decision is lazy
+    answered = fx.expr_is_clean(d.low) and fx.expr_is_clean(d.high) if d.kind == "int" \
+        else d.lazy
+    return ir.Const(ir.NONE, -1) if answered else None
 
 
 class _Idle:
