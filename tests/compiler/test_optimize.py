@@ -210,6 +210,19 @@ def test_no_operand_moves_across_a_test_for_none(editions):
     assert "proc_f" not in text and text.index("!= none") < text.index("cash")
 
 
+def test_the_same_clean_test_twice_in_a_chain_is_kept_once(editions):
+    """Two inlined procedures that each test `s.price > 2`: the filter tests it once. Not
+    across a test that may write or raise: there, the second could see another game."""
+    program = editions.compile(DATA + (
+        "proc pricey(s: space) -> bool { return s.price > 2 }\n"
+        "proc worth(p: player, s: space) -> bool { return s.price > 2 and s.owner == p }\n"
+        "rule r { on turn(p: player) {\n"
+        "  move(p, count(s in spaces where pricey(s) and worth(p, s)))\n"
+        "} }\n"), until="order-conjuncts").program
+    where = next(a for a in program.aggregates if a.kind == "count").where
+    assert ir_text.expr(where).count("s.space_price > 2") == 1
+
+
 def test_a_test_common_to_every_alternative_is_factored_out(editions):
     """`(owner == p and A) or (owner == p and B)` becomes `owner == p and (A or B)`, which
     index-filters turns into a walk over p's spaces; not past a test that may raise."""

@@ -4,7 +4,10 @@
 before two array reads could have rejected the space. Within a chain of
 `and` (or of `or`), operands that are pure and safe are stably sorted by an
 estimated cost; an operand that may write or raise, or that tests for none, stays where it is and no
-operand moves across it, so the result, and every effect, is unchanged.
+operand moves across it, so the result, and every effect, is unchanged. The same pure
+and safe operand twice in such a run (`c.res != none and c.res != none`, once two
+inlined procedures have each tested it) is kept once: nothing between them can change
+its value.
 """
 
 from __future__ import annotations
@@ -71,7 +74,8 @@ def order_conjuncts(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.
         run: list[ir.Expr] = []
         for operand in operands:
             if fx.expr_is_clean(operand) and not is_none_test(operand):
-                run.append(operand)
+                if operand not in run:  # the same test twice (after inlining): once
+                    run.append(operand)
                 continue
             ordered += sorted(run, key=_rank) + [operand]
             run = []
