@@ -126,7 +126,8 @@ def c_flags() -> tuple[str, ...]:
 
 # gcc inlines a function the code declares inline only up to this size (its default, 70 at
 # -O2, leaves out a decision's default answer or a memo's lookup, which a window asks of
-# every player): 4.5% fewer instructions a Disney turn, no longer a compile (2026-12-02)
+# every player): 4.5% fewer instructions a turn of the benchmark, no longer a compile
+# (2026-12-02)
 INLINE_INSNS = 400
 
 

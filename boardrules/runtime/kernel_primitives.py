@@ -196,21 +196,16 @@ class Primitives(Kernel):
     @cython.exceptval(check=False)
     def k_rebuild_held(self) -> cython.int:
         """Each player's list of cards again, from who holds each card (after the holders
-        were set from outside the rules)."""
+        were set from outside the rules): every card handed over again, through
+        k_set_holder."""
         card: cython.int
         p: cython.int
-        last = [-1] * CAP_PLAYERS  # each player's last card so far (a rare call: a list)
         for p in range(CAP_PLAYERS):
             self.held_first[p] = -1
         for card in range(CAP_CARDS):
             p = self.card_holder[card]
-            if 0 <= p < CAP_PLAYERS:
-                self.held_next[card] = -1
-                if last[p] < 0:
-                    self.held_first[p] = card
-                else:
-                    self.held_next[last[p]] = card
-                last[p] = card
+            self.card_holder[card] = -1
+            self.k_set_holder(card, p)
         return 0
 
     @cython.cfunc
@@ -463,7 +458,8 @@ class Primitives(Kernel):
     @cython.inline
     @cython.exceptval(check=False)
     def k_default_answers(self, who: cython.int) -> cython.bint:
-        """Whether who's decisions take their defaults inline (idle.py skips a loop then)."""
+        """Whether who's decisions take their defaults inline (decide_'s test; idle.py
+        skips a loop then)."""
         return self.plain and self.policy[who] == POLICY_DEFAULT
 
     @cython.cfunc

@@ -336,7 +336,7 @@ def test_a_decisions_default_is_taken_inline(editions):
         assert "@cython.inline" in decorators_of(code, f"decide_{name}")
         assert "@cython.inline" not in decorators_of(code, f"ask_{name}")
         fast = code.split(f"def decide_{name}(")[1].split("@cython.cfunc")[0]
-        assert "self.plain and self.policy[v_p] == POLICY_DEFAULT" in fast
+        assert "if self.k_default_answers(v_p):" in fast
     # an option the inline part worked out goes on to be checked, not worked out again
     assert "return self.ask_sell(v_p)" in code and "return self.ask_site(v_p, default)" in code
     assert "default = known if known != -2 else " in code.split("def ask_site(")[1]

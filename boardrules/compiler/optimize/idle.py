@@ -19,9 +19,10 @@ import dataclasses
 from .. import ir
 from ..diagnostics import Reporter
 from ..error_codes import ErrorCode
+from .conjuncts import chained
 from .effects import Effects
 from .fold import Folder
-from .walk import map_body, map_expr, map_stmts, substitute_locals, walk_expr, walk_stmts
+from .walk import assigned_locals, map_body, map_expr, map_stmts, substitute_locals, walk_expr
 
 
 def _answer_unasked(d: ir.Decision, fx: Effects) -> ir.Const | None:
@@ -51,8 +52,7 @@ class _Idle:
         if not self.fx.expr_is_clean(loop.where) or not all(
                 self.fx.expr_is_clean(e) for e in (loop.domain.low, loop.domain.high)):
             return None
-        assigned = {s.target.name for s in walk_stmts(loop.body)
-                    if isinstance(s, ir.Assign) and isinstance(s.target, ir.Local)}
+        assigned = assigned_locals(loop.body)
         seats: list[ir.Expr] = []
 
         def answered(e: ir.Expr) -> ir.Expr:
@@ -75,8 +75,7 @@ class _Idle:
 
 def _constants_put_in(body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
     """The block with each `let x = constant` (x never assigned again) put in x's place."""
-    assigned = {s.target.name for s in walk_stmts(body)
-                if isinstance(s, ir.Assign) and isinstance(s.target, ir.Local)}
+    assigned = assigned_locals(body)
     known: dict[str, ir.Expr] = {}
     out: list[ir.Stmt] = []
     for s in body:
@@ -100,11 +99,9 @@ def skip_idle_loops(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.
         seats = idle.askers(s) if isinstance(s, ir.Loop) else None
         if seats is None:
             return s
-        default = [ir.KernelCall(ir.BOOL, "k_default_answers", (seat,)) for seat in seats]
-        test = default[0]
-        for more in default[1:]:
-            test = ir.Binary(ir.BOOL, "and", test, more)
-        return ir.If(s.span, ir.Unary(ir.BOOL, "not", test), (s,), ())
+        default = chained([ir.KernelCall(ir.BOOL, "k_default_answers", (seat,))
+                           for seat in seats], "and")
+        return ir.If(s.span, ir.Unary(ir.BOOL, "not", default), (s,), ())
 
     functions = tuple(dataclasses.replace(f, body=map_stmts(f.body, skipped))
                       for f in program.functions)

@@ -19,7 +19,7 @@ from ..diagnostics import Reporter
 from ..error_codes import ErrorCode
 from .effects import Effects
 from .fold import Folder, negate
-from .walk import map_body, map_children, map_expr, rebuilt, walk_expr, walk_stmts
+from .walk import assigned_locals, map_body, map_children, map_expr, rebuilt, walk_expr, walk_stmts
 
 
 def _stable(e: ir.Expr, assigned: set[str]) -> bool:
@@ -91,8 +91,7 @@ class Eliminator:
 
 def eliminate_some(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
     def function(f: ir.Function) -> ir.Function:
-        assigned = {s.target.name for s in walk_stmts(f.body)
-                    if isinstance(s, ir.Assign) and isinstance(s.target, ir.Local)}
+        assigned = assigned_locals(f.body)
         assigned |= {s.name for s in walk_stmts(f.body) if isinstance(s, ir.Declare)}
         assigned |= {s.var for s in walk_stmts(f.body) if isinstance(s, ir.Loop)}
         return dataclasses.replace(f, body=Eliminator(assigned).block(f.body, frozenset()))

@@ -146,6 +146,12 @@ def walk_stmts(body: tuple[ir.Stmt, ...]) -> Iterator[ir.Stmt]:
             yield from walk_stmts(block)
 
 
+def assigned_locals(body: tuple[ir.Stmt, ...]) -> set[str]:
+    """The locals some assignment of the block (nested blocks included) changes."""
+    return {s.target.name for s in walk_stmts(body)
+            if isinstance(s, ir.Assign) and isinstance(s.target, ir.Local)}
+
+
 def body_exprs(body: tuple[ir.Stmt, ...]) -> Iterator[ir.Expr]:
     """Every expression node in a block, nested blocks included."""
     for s in walk_stmts(body):
