@@ -18,7 +18,7 @@ from collections.abc import Callable
 from .. import ir
 from ..diagnostics import Reporter
 from .effects import Effects
-from .walk import map_expr, map_program_exprs, map_stmt_exprs, walk_stmts
+from .walk import assigned_locals, map_expr, map_program_exprs, map_stmt_exprs
 
 
 def _walks(domain: ir.Domain | None, var: str, e: ir.Expr) -> bool:
@@ -72,9 +72,7 @@ def _block(body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
                 s = dataclasses.replace(s, body=_block(s.body))
             case ir.Loop():
                 inner = _block(s.body)
-                assigned = any(isinstance(t, ir.Assign) and isinstance(t.target, ir.Local)
-                               and t.target.name == s.var for t in walk_stmts(inner))
-                if not assigned:
+                if s.var not in assigned_locals(inner):
                     mark = _known(s.domain, s.var)
                     inner = _marked(inner, s.var, mark)
                     s = dataclasses.replace(s, where=map_expr(s.where, mark))
