@@ -358,6 +358,8 @@ def _game_arrays(program: ir.Program, kernel: dict[str, list[int]]) -> list[tupl
     for cx in program.counter_indexes:
         arrays += [(ident(cx.counter, "vxn_"), f"[0] * {cx.values}"),
                    (ident(cx.counter, "vxm_"), f"[0] * {cx.values * cx.entities}")]
+        if cx.bits:
+            arrays.append((ident(cx.counter, "vxb_"), f"[0] * {cx.values}"))
         arrays += [(count_array(cx, table), f"[0] * {count_size(cx, indexes[table])}")
                    for table in cx.counted_by]
     return arrays

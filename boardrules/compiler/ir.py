@@ -233,6 +233,11 @@ class Domain:
     # or, the members the guard aggregate of this name kept for the same arguments (in the
     # order the domain above walks them): the ones that pass the guard's part of the filter
     kept: str = ""
+    # set by the bit-walks pass: the domain's members (of a counter's value, of every value
+    # but `others`, or all) among the entities whose bits are set here, walked as the set
+    # bits of a word; the conjuncts on declared data it stands for (shown in dumps)
+    mask: int | None = None
+    masked: tuple[Expr, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -261,6 +266,7 @@ class CounterIndex:
     # table indexes (of read-only fields) by whose keys it also counts its members: for
     # each key and counter value, how many entities have both (optimize/counts.py)
     counted_by: tuple[str, ...] = ()
+    bits: bool = False  # also the members of each value as a word's bits (optimize/bits.py)
 
 
 @dataclass(frozen=True)

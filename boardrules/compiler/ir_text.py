@@ -56,6 +56,9 @@ def domain(var: str, d: ir.Domain, where: ir.Expr | None) -> str:
         text += f" by index {d.index}[{expr(d.key)}]"
     if d.kept:
         text += f" kept by {d.kept}"
+    if d.mask is not None:
+        passing = " and ".join(expr(c) for c in d.masked) or "every one"
+        text += f" as bits (of {bin(d.mask).count('1')} passing {passing})"
     return text + (f" where {expr(where)}" if where is not None else "")
 
 

@@ -149,6 +149,30 @@ def ordered_max(a: cython.longlong, b: cython.longlong) -> cython.longlong:
     return a if a >= b else b
 
 
+# Bit walks (compiler/optimize/bits.py): the members of a domain of at most 63 entities as
+# the set bits of a word, found lowest first by de Bruijn multiplication.
+DE_BRUIJN = cython.declare(cython.ulonglong, 0x03F79D71B4CB0A89)
+LOWEST_BIT = cython.declare(cython.int[64])  # by the top 6 bits of a lone bit times DE_BRUIJN
+for _position in range(64):
+    LOWEST_BIT[(((1 << _position) * DE_BRUIJN) & MASK) >> 58] = _position
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def lowest_bit(word: cython.ulonglong) -> cython.int:
+    """The position of the lowest set bit of a word that is not 0: a bit walk's next member."""
+    return LOWEST_BIT[(((word & (~word + 1)) * DE_BRUIJN) & MASK) >> 58]
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def bit_of(x: cython.int) -> cython.ulonglong:
+    """The word with only bit x set (x from 0 to 63)."""
+    return cython.cast(cython.ulonglong, 1) << x
+
+
 @cython.cfunc
 @cython.exceptval(-2147483647, check=True)
 def overflow(value: cython.longlong) -> cython.int:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from .. import ir
 from ..diagnostics import Reporter
 from .aggregates import merge_aggregates
+from .bits import bit_walks
 from .conjuncts import order_conjuncts
 from .counts import count_queries
 from .decisions import lazy_decisions
@@ -56,6 +57,7 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("guard-loops", guard_loops),
     ("memoize-aggregates", memoize_aggregates),
     ("keep-candidates", keep_candidates),
+    ("bit-walks", bit_walks),
     ("split-unwinding-calls", split_unwinding_calls),
 ]
 
