@@ -89,22 +89,35 @@ def node_unwinds(n: ir.Expr, fx: Effects) -> bool:
     return False
 
 
+NOBODY = Effects(frozenset(), frozenset(), frozenset())
+
+
 @dataclass(frozen=True)
 class _Code:
-    """One generated function's code, as the analysis sees it."""
+    """One generated function's code, as the analysis sees it: its expressions' nodes, what
+    it does itself (before what it calls is known), and whom it calls."""
 
     exprs: tuple[ir.Expr, ...]
-    writes: bool  # assigns game state, loops with a guard, or ends the turn
-    raises: bool  # has a statement that may raise by itself (the loop guard)
-    ends_turn: bool
+    writes: bool  # assigns game state, loops with a guard, ends the turn or its own nodes do
+    raises: bool  # has a statement or a node that may raise by itself (the loop guard)
+    ends_turn: bool  # has `end turn`, or a node that moves a token (runs pass and land)
+    calls: frozenset[str]
+    moves: bool  # a node that moves a token
 
 
-def _function_code(f: ir.Function) -> _Code:
-    """What the analysis needs of a function, kept on the (immutable) function: the passes
-    leave most functions as they are, and each pass analyses the program afresh."""
-    known = f.__dict__.get("_effects_code")
+def _code(exprs: tuple[ir.Expr, ...], writes: bool, raises: bool, ends_turn: bool) -> _Code:
+    moves = any(isinstance(n, ir.KernelCall) and n.function in UNWINDING_KERNEL for n in exprs)
+    return _Code(exprs, writes or any(_node_impure(n, NOBODY) for n in exprs),
+                 raises or any(_node_unsafe(n, NOBODY) for n in exprs),
+                 ends_turn or moves, callees(exprs), moves)
+
+
+def _kept(node: ir.Function | ir.Aggregate | ir.Decision, make) -> _Code:
+    """What the analysis needs of a node, kept on the (immutable) node: the passes leave most
+    of the program as it is, and each pass analyses it afresh."""
+    known = node.__dict__.get("_effects_code")
     if known is None:
-        known = f.__dict__["_effects_code"] = _walk_function(f)
+        known = node.__dict__["_effects_code"] = make(node)
     return known
 
 
@@ -115,8 +128,18 @@ def _walk_function(f: ir.Function) -> _Code:
     exprs = tuple(body_exprs(f.body)) + tuple(walk_expr(f.guard))
     guarded = any(isinstance(s, ir.While) or isinstance(s, ir.Loop) and s.domain.guarded
                   for s in stmts)
-    return _Code(exprs, writes or f.rule_index >= 0, guarded,
+    return _code(exprs, writes or f.rule_index >= 0, guarded,
                  any(isinstance(s, ir.Raise) for s in stmts))
+
+
+def _walk_aggregate(a: ir.Aggregate) -> _Code:
+    return _code(tuple(aggregate_nodes(a)), False, a.checked_total or a.domain.guarded, False)
+
+
+def _walk_decision(d: ir.Decision) -> _Code:
+    # a decision draws from the policy generator, traces and may suspend or raise
+    return _code(_exprs(d.by, d.low, d.high, *domain_exprs(d.domain), d.where, d.default),
+                 True, True, False)
 
 
 def _exprs(*roots: ir.Expr | None) -> tuple[ir.Expr, ...]:
@@ -127,21 +150,17 @@ def program_code(program: ir.Program) -> dict[str, _Code]:
     """Every generated function of the program, by name, with the code it runs."""
     code: dict[str, _Code] = {}
     for f in (*program.functions, *getattr(program, "scenario_functions", ())):
-        code[f.name] = _function_code(f)
+        code[f.name] = _kept(f, _walk_function)
     for a in (*program.aggregates, *getattr(program, "scenario_aggregates", ())):
-        code[a.name] = _Code(tuple(aggregate_nodes(a)),
-                             False, a.checked_total or a.domain.guarded, False)
+        code[a.name] = _kept(a, _walk_aggregate)
     for d in program.decisions:
-        # a decision draws from the policy generator, traces and may suspend or raise
-        code[f"decide_{d.name}"] = _Code(_exprs(d.by, d.low, d.high, *domain_exprs(d.domain),
-                                                d.where,
-                                                d.default), True, True, False)
+        code[f"decide_{d.name}"] = _kept(d, _walk_decision)
     for deck in program.decks:
         calls = tuple(ir.CallProc(ir.VOID, effect, ()) for effect in deck.effects if effect)
-        code[f"draw_{deck.name}"] = _Code(calls, True, True, False)
+        code[f"draw_{deck.name}"] = _code(calls, True, True, False)
     for name, event in program.events.items():
         calls = tuple(ir.CallProc(ir.VOID, h.function, ()) for h in event.handlers)
-        code[f"event_{name}"] = _Code(calls, True, False, False)
+        code[f"event_{name}"] = _code(calls, True, False, False)
     return code
 
 
@@ -150,17 +169,13 @@ def analyse(program: ir.Program) -> Effects:
     itself, then, through the call graph, to every function that calls it."""
     code = program_code(program)
     recursive = _recursive(code)
-    nobody = Effects(frozenset(), frozenset(), frozenset())
-    flags = []
-    for test, own in ((_node_impure, lambda c: c.writes), (_node_unsafe, lambda c: c.raises),
-                      (node_unwinds, lambda c: c.ends_turn)):
-        flags.append({name for name, c in code.items()
-                      if own(c) or any(test(n, nobody) for n in c.exprs)})
+    flags = [{name for name, c in code.items() if own(c)}
+             for own in (lambda c: c.writes, lambda c: c.raises, lambda c: c.ends_turn)]
     impure, unsafe, unwinding = flags
     unsafe |= recursive
     callers: dict[str, set[str]] = {}
     for name, c in code.items():
-        for callee in callees(c.exprs):
+        for callee in c.calls:
             callers.setdefault(callee, set()).add(name)
     for flagged in flags:
         stack = list(flagged)
@@ -174,17 +189,16 @@ def analyse(program: ir.Program) -> Effects:
                    frozenset(recursive))
 
 
-def callees(exprs) -> set[str]:
-    return {n.function for n in exprs if isinstance(n, ir.CallProc)}
+def callees(exprs) -> frozenset[str]:
+    return frozenset(n.function for n in exprs if isinstance(n, ir.CallProc))
 
 
 def _recursive(code: dict[str, _Code]) -> set[str]:
     """Functions that can reach themselves (a move runs the pass and land events): deep
     recursion raises (or crashes C)."""
     moves = {"event_pass", "event_land"}
-    graph = {name: (callees(c.exprs) | (moves if any(
-        isinstance(n, ir.KernelCall) and n.function in UNWINDING_KERNEL for n in c.exprs)
-        else set())) & code.keys() for name, c in code.items()}
+    graph = {name: (c.calls | moves if c.moves else c.calls) & code.keys()
+             for name, c in code.items()}
     recursive = set()
     for start in graph:
         seen: set[str] = set()
@@ -205,7 +219,7 @@ def reachable(code: dict[str, _Code], roots: set[str]) -> set[str]:
     reached = roots & code.keys()
     stack = list(reached)
     while stack:
-        for callee in callees(code[stack.pop()].exprs):
+        for callee in code[stack.pop()].calls:
             if callee in code and callee not in reached:
                 reached.add(callee)
                 stack.append(callee)

@@ -107,7 +107,7 @@ def drop_unused_functions(program: ir.Program) -> ir.Program:
             continue
         live.add(name)
         if name in code:
-            stack.extend(n.function for n in code[name].exprs if isinstance(n, ir.CallProc))
+            stack.extend(code[name].calls)
     return dataclasses.replace(
         program,
         functions=tuple(f for f in program.functions if f.name in live),
