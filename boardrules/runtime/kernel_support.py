@@ -161,8 +161,11 @@ for _position in range(64):
 @cython.inline
 @cython.exceptval(check=False)
 def lowest_bit(word: cython.ulonglong) -> cython.int:
-    """The position of the lowest set bit of a word that is not 0: a bit walk's next member."""
-    return LOWEST_BIT[(((word & (~word + 1)) * DE_BRUIJN) & MASK) >> 58]
+    """The position of the lowest set bit of a word that is not 0: a bit walk's next member
+    (interpreted, Python's own integers find it faster than the table)."""
+    if cython.compiled:
+        return LOWEST_BIT[(((word & (~word + 1)) * DE_BRUIJN) & MASK) >> 58]
+    return (word & -word).bit_length() - 1
 
 
 @cython.cfunc
@@ -170,7 +173,9 @@ def lowest_bit(word: cython.ulonglong) -> cython.int:
 @cython.exceptval(check=False)
 def bit_of(x: cython.int) -> cython.ulonglong:
     """The word with only bit x set (x from 0 to 63)."""
-    return cython.cast(cython.ulonglong, 1) << x
+    if cython.compiled:
+        return cython.cast(cython.ulonglong, 1) << x
+    return 1 << x
 
 
 @cython.cfunc
