@@ -27,6 +27,6 @@ def kernel_source() -> str:
 
 def kernel_constants(prefix: str) -> dict[str, int]:
     """The kernel's C constants of that prefix: a compiled module does not export them."""
-    found = re.findall(rf"^({prefix}\w*) = cython\.declare\(cython\.int, (-?\d+)\)",
-                       kernel_source(), re.MULTILINE)
+    declared = r" = cython\.declare\(cython\.const\[cython\.int\], (-?\d+)\)"
+    found = re.findall(rf"^({prefix}\w*){declared}", kernel_source(), re.MULTILINE)
     return {name: int(value) for name, value in found}

@@ -3,41 +3,41 @@
 # and the random number generator. Pasted first (see kernel.py).
 import cython
 
-CAP_PLAYERS = cython.declare(cython.int, 16)
-CAP_SPACES = cython.declare(cython.int, 256)
-CAP_CARDS = cython.declare(cython.int, 512)
-CAP_DECKS = cython.declare(cython.int, 32)
-CAP_DICE = cython.declare(cython.int, 8)
-CAP_FACES = cython.declare(cython.int, 32)
-CAP_OPTIONS = cython.declare(cython.int, 512)
-CAP_RULES = cython.declare(cython.int, 512)
-CAP_CELLS = cython.declare(cython.int, 512)
-CAP_WINDOWS = cython.declare(cython.int, 64)
+CAP_PLAYERS = cython.declare(cython.const[cython.int], 16)
+CAP_SPACES = cython.declare(cython.const[cython.int], 256)
+CAP_CARDS = cython.declare(cython.const[cython.int], 512)
+CAP_DECKS = cython.declare(cython.const[cython.int], 32)
+CAP_DICE = cython.declare(cython.const[cython.int], 8)
+CAP_FACES = cython.declare(cython.const[cython.int], 32)
+CAP_OPTIONS = cython.declare(cython.const[cython.int], 512)
+CAP_RULES = cython.declare(cython.const[cython.int], 512)
+CAP_CELLS = cython.declare(cython.const[cython.int], 512)
+CAP_WINDOWS = cython.declare(cython.const[cython.int], 64)
 # (The C array sizes below are these numbers written out, as Cython needs literals there;
 # a test checks that they agree. Code generation reads the CAP_ constants from this file.)
-MASK = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
-LOOP_LIMIT = cython.declare(cython.int, 1000000)
+MASK = cython.declare(cython.const[cython.ulonglong], 0xFFFFFFFFFFFFFFFF)
+LOOP_LIMIT = cython.declare(cython.const[cython.int], 1000000)
 # The integers the rules keep (locals, counters, cash, arguments) are 32-bit on both backends.
-INT_MIN = cython.declare(cython.longlong, -2147483648)
-INT_MAX = cython.declare(cython.longlong, 2147483647)
+INT_MIN = cython.declare(cython.const[cython.longlong], -2147483648)
+INT_MAX = cython.declare(cython.const[cython.longlong], 2147483647)
 # How deep procedures that can call themselves may nest: the same bound on both backends,
 # well within CPython's recursion limit and the C stack.
-CALL_DEPTH_LIMIT = cython.declare(cython.int, 200)
+CALL_DEPTH_LIMIT = cython.declare(cython.const[cython.int], 200)
 # A Python policy or the GameState API get a decision's answers as a list: at most this many.
-MAX_LISTED_ANSWERS = cython.declare(cython.int, 100000)
-ERROR_VALUE = cython.declare(cython.int, -2147483647)
-UNWIND_TURN = cython.declare(cython.int, 1)
-UNWIND_GAME = cython.declare(cython.int, 2)
+MAX_LISTED_ANSWERS = cython.declare(cython.const[cython.int], 100000)
+ERROR_VALUE = cython.declare(cython.const[cython.int], -2147483647)
+UNWIND_TURN = cython.declare(cython.const[cython.int], 1)
+UNWIND_GAME = cython.declare(cython.const[cython.int], 2)
 # What ended a game, when the kernel saw it (Kernel.ended_by); otherwise END_NONE: the turn
 # cap (`capped`), `over when` (the last player standing by default) or `end game`.
-END_NONE = cython.declare(cython.int, 0)
-END_ROUNDS = cython.declare(cython.int, 1)  # over after N rounds
-END_BANKRUPTCY = cython.declare(cython.int, 2)  # over at first bankruptcy
-END_WINNER = cython.declare(cython.int, 3)  # end game winner p
+END_NONE = cython.declare(cython.const[cython.int], 0)
+END_ROUNDS = cython.declare(cython.const[cython.int], 1)  # over after N rounds
+END_BANKRUPTCY = cython.declare(cython.const[cython.int], 2)  # over at first bankruptcy
+END_WINNER = cython.declare(cython.const[cython.int], 3)  # end game winner p
 
-POLICY_RANDOM = cython.declare(cython.int, 1)
-POLICY_DEFAULT = cython.declare(cython.int, 2)
-POLICY_EXTERNAL = cython.declare(cython.int, 3)
+POLICY_RANDOM = cython.declare(cython.const[cython.int], 1)
+POLICY_DEFAULT = cython.declare(cython.const[cython.int], 2)
+POLICY_EXTERNAL = cython.declare(cython.const[cython.int], 3)
 POLICY_NAMES = {"random": 1, "default": 2, "external": 3}
 # The edition's module redefines these names below the kernel.
 DECISION_NAMES: tuple = ()
@@ -99,9 +99,9 @@ class ScriptedRollError(RuleError):
                          else f"die {die} was rolled with no scripted roll left")
 
 
-GOLDEN_GAMMA = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
-MIX_1 = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
-MIX_2 = cython.declare(cython.ulonglong, 0x94D049BB133111EB)
+GOLDEN_GAMMA = cython.declare(cython.const[cython.ulonglong], 0x9E3779B97F4A7C15)
+MIX_1 = cython.declare(cython.const[cython.ulonglong], 0xBF58476D1CE4E5B9)
+MIX_2 = cython.declare(cython.const[cython.ulonglong], 0x94D049BB133111EB)
 
 
 @cython.cfunc
@@ -151,7 +151,7 @@ def ordered_max(a: cython.longlong, b: cython.longlong) -> cython.longlong:
 
 # Bit walks (compiler/optimize/bits.py): the members of a domain of at most 63 entities as
 # the set bits of a word, found lowest first by de Bruijn multiplication.
-DE_BRUIJN = cython.declare(cython.ulonglong, 0x03F79D71B4CB0A89)
+DE_BRUIJN = cython.declare(cython.const[cython.ulonglong], 0x03F79D71B4CB0A89)
 LOWEST_BIT = cython.declare(cython.int[64])  # by the top 6 bits of a lone bit times DE_BRUIJN
 for _position in range(64):
     LOWEST_BIT[(((1 << _position) * DE_BRUIJN) & MASK) >> 58] = _position
