@@ -9,7 +9,7 @@ build step (`build.py`) turns that into a C extension.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -119,16 +119,22 @@ PASS_NAMES = tuple(name for name, _, _ in PASSES)
 
 
 def compile_rules(path: Path, until: str = "codegen",
-                  after_pass: Callable[[str, Compilation], None] | None = None) -> Compilation:
+                  after_pass: Callable[[str, Compilation], None] | None = None,
+                  skip: Collection[str] = ()) -> Compilation:
     """Run the passes up to and including `until`; raise CompileError on errors.
-    `after_pass(name, compilation)` sees the result of each pass (to dump the IR)."""
+    `after_pass(name, compilation)` sees the result of each pass (to dump the IR); the
+    optimizations named in `skip` are left out (the fuzzer's reference for the others)."""
+    unknown = set(skip) - {name for name, _ in OPTIMIZATIONS}
+    if unknown:
+        raise ValueError(f"not optimization passes: {', '.join(sorted(unknown))}")
     compilation = Compilation(Path(path))
     for name, run, stop_on_error in PASSES:
-        run(compilation)
-        if stop_on_error:
-            compilation.reporter.raise_if_errors()
-        if after_pass is not None:
-            after_pass(name, compilation)
+        if name not in skip:
+            run(compilation)
+            if stop_on_error:
+                compilation.reporter.raise_if_errors()
+            if after_pass is not None:
+                after_pass(name, compilation)
         if name == until:
             break
     return compilation

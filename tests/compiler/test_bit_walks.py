@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from boardrules.compiler import ir, ir_text
+from boardrules.compiler.pipeline import compile_rules
 from boardrules.runtime.loader import load_module
 
 BOARD = """edition "T" {
@@ -137,3 +138,14 @@ def test_bit_walks_find_what_a_scan_finds_as_owners_change(module_editions, back
     game.state_set("c_space_owner", 2, -1)
     game.state_set("c_space_owner", 0, 2)
     check(game)
+
+
+def test_an_optimization_can_be_left_out_and_only_an_optimization(editions):
+    """The fuzzer's reference leaves optimizations out (`skip`): without bit-walks, no
+    domain is a word's bits; a pass the program needs cannot be left out."""
+    path = editions.write(BOARD + QUERIES, prelude=False)
+    program = compile_rules(path, until="bit-walks", skip=("bit-walks",)).program
+    assert all(a.domain.mask is None for a in program.aggregates)
+    assert not any(cx.bits for cx in program.counter_indexes)
+    with pytest.raises(ValueError, match="not optimization passes: check"):
+        compile_rules(path, skip=("check",))

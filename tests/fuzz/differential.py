@@ -2,10 +2,12 @@
 
 `build(folder, seed, ids)` writes the edition of programs `ids`, drops the programs the
 compiler rejects (a located error, the same for both backends by construction) and loads
-the module on both backends. `outcome(module, k, inputs, seed, policy)` plays program K
-for two turns and returns everything observable: the trace, payments, counters, cash,
-positions, card holders, the result, or the error with its type, message and rules
-location.
+the module on both backends, and, interpreted, the same edition compiled without the
+optimizations that only make it faster (REFERENCE_PASSES are kept): every program must
+do the same there, which is how a wrong optimization shows (it would be wrong alike on
+both backends). `outcome(module, k, inputs, seed, policy)` plays program K for two turns
+and returns everything observable: the trace, payments, counters, cash, positions, card
+holders, the result, or the error with its type, message and rules location.
 """
 
 from __future__ import annotations
@@ -19,12 +21,19 @@ from types import ModuleType
 from programs import INPUTS, RULEBOOK, edition
 
 from boardrules.compiler.diagnostics import CompileError
+from boardrules.compiler.optimize import OPTIMIZATIONS
 from boardrules.compiler.pipeline import compile_rules
 from boardrules.runtime.errors import rules_location
 from boardrules.runtime.loader import import_compilation
 
 POLICIES = ("default", "random")
 SEEDS = (3, 2**64 - 1)
+# The optimizations the reference keeps: they decide what a program does (32-bit checks,
+# folded constants out of range, ending the turn from inside an expression) or where its
+# errors point (a merged aggregate's names the first; an inlined procedure's, its caller).
+REFERENCE_PASSES = ("fold-constants", "narrow-integers", "merge-aggregates",
+                    "inline-procedures", "split-unwinding-calls")
+SKIPPED = tuple(name for name, _ in OPTIMIZATIONS if name not in REFERENCE_PASSES)
 
 
 @dataclass
@@ -36,6 +45,7 @@ class Batch:
     rejected: dict[int, str] = field(default_factory=dict)  # program -> its compile error
     modules: tuple[ModuleType, ModuleType] | None = None
     texts: dict[int, str] = field(default_factory=dict)
+    reference: ModuleType | None = None  # interpreted, without the SKIPPED optimizations
 
 
 def build(folder: Path, seed: int, ids: list[int], written: dict[int, str] | None = None,
@@ -63,6 +73,7 @@ def build(folder: Path, seed: int, ids: list[int], written: dict[int, str] | Non
     if load:  # the compilation at hand: no second run of the front end
         batch.modules = (import_compilation(compilation, "interpreted"),
                          import_compilation(compilation, "compiled"))
+        batch.reference = import_compilation(compile_rules(path, skip=SKIPPED), "interpreted")
     return batch
 
 
@@ -119,8 +130,9 @@ def time_limit(seconds: float | None):
 
 def compare(batch: Batch, inputs: tuple = INPUTS, seeds: tuple = SEEDS,
             policies: tuple = POLICIES, limit: float | None = None) -> Report:
-    """Run every program of the batch with every input, seed and policy on both backends;
-    an interpreted run longer than `limit` seconds is a finding (a turn that never ends)."""
+    """Run every program of the batch with every input, seed and policy on both backends,
+    and interpreted without the optimizations that only make it faster; an interpreted
+    run longer than `limit` seconds is a finding (a turn that never ends)."""
     assert batch.modules is not None
     report = Report()
     for k in batch.programs:
@@ -141,6 +153,20 @@ def compare(batch: Batch, inputs: tuple = INPUTS, seeds: tuple = SEEDS,
             if interpreted != compiled:
                 report.divergences.append(_describe(batch, k, args, seed, policy,
                                                     interpreted, compiled))
+            if batch.reference is not None:
+                try:
+                    with time_limit(limit):
+                        unoptimized = outcome(batch.reference, k, args, seed, policy)
+                except TooLong:
+                    report.divergences.append(
+                        f"program {k} (inputs {args}, seed {seed}, {policy} policy) in "
+                        f"{batch.path}: no end after {limit} s unoptimized\n"
+                        + batch.texts.get(k, ""))
+                    continue
+                if unoptimized != interpreted:
+                    report.divergences.append(_describe(
+                        batch, k, args, seed, policy, unoptimized, interpreted,
+                        ("unoptimized", "optimized")))
     return report
 
 
@@ -148,8 +174,10 @@ FIELDS = ("error", "trace", "payments", "counters", "cash", "positions", "holder
           "over")
 
 
-def _describe(batch: Batch, k: int, args, seed: int, policy: str, a: tuple, b: tuple) -> str:
-    differ = [f"{name}: interpreted {x!r:.300} compiled {y!r:.300}"
+def _describe(batch: Batch, k: int, args, seed: int, policy: str, a: tuple, b: tuple,
+              labels: tuple[str, str] = ("interpreted", "compiled")) -> str:
+    first, second = labels
+    differ = [f"{name}: {first} {x!r:.300} {second} {y!r:.300}"
               for name, x, y in zip(FIELDS, a, b, strict=True) if x != y and name != "trace"]
     if a[1] != b[1]:
         at = next((i for i, (x, y) in enumerate(zip(a[1], b[1], strict=False)) if x != y),

@@ -251,7 +251,11 @@ class Generator:
             return r.choice((f"{s}.owner == {q}", f"{s}.owner != none", f"holds({q}, c_keep)",
                              f"{q}.alive", f"{q}.hue == red", f"{s} == space_at({q}.seat)",
                              f"best({value} for z in players) == {q}",
-                             f"best(t.level - {self.int_(env, d, True)} for t in spaces) == {s}"))
+                             f"best(t.level - {self.int_(env, d, True)} for t in spaces) == {s}",
+                             # bit walks: others' spaces, and one owner's, pruned by a field
+                             f"any(t in spaces where t.owner != none and t.owner != {q}"
+                             f" and t.price > {r.choice((0, 60, 99))})",
+                             f"count(t in spaces where t.owner == {q} and t.price >= 100) > 0"))
         if kind == "ask" and not pure:
             return f"ask yes({r.choice(env.players)}, {self.int_(env, d, True)})"
         return f"{self.int_(env, d, pure)} > 0"

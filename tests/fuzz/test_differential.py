@@ -1,11 +1,14 @@
-"""Generated programs play alike on both backends (issue 13, "Guards that stay").
+"""Generated programs play alike on both backends (issue 13, "Guards that stay"), and
+alike with and without the optimizations that only make them faster.
 
 Each program (programs.py) runs two turns of a three-player game per input, seed and
-policy, on the interpreted and the compiled backend; trace, payments, counters, cash,
-positions and cards must be identical, or the error the same (type, message and rules
-location). Many programs share one edition, so one build serves them all. With them run
-the programs that diverged once (WRITTEN). The CI budget is one build; the long one
-(where an interpreted run longer than LONG_LIMIT is a finding: a turn that never ends):
+policy, on the interpreted and the compiled backend, and interpreted once more from the
+edition compiled without those optimizations (differential.REFERENCE_PASSES are kept);
+trace, payments, counters, cash, positions and cards must be identical, or the error the
+same (type, message and rules location). Many programs share one edition, so one build
+serves them all. With them run the programs that diverged once (WRITTEN). The CI budget
+is one build; the long one (where an interpreted run longer than LONG_LIMIT is a
+finding: a turn that never ends):
 
     pytest -m fuzz tests/fuzz/test_differential.py [--fuzz-examples N]   # N programs, 1000
 """
