@@ -138,36 +138,36 @@ def compare(batch: Batch, inputs: tuple = INPUTS, seeds: tuple = SEEDS,
     for k in batch.programs:
         for i, args in enumerate(inputs):
             seed, policy = seeds[i % len(seeds)], policies[(i // len(seeds)) % len(policies)]
-            try:
-                with time_limit(limit):
-                    interpreted = outcome(batch.modules[0], k, args, seed, policy)
-            except TooLong:
-                report.divergences.append(
-                    f"program {k} (inputs {args}, seed {seed}, {policy} policy) in "
-                    f"{batch.path}: no end after {limit} s interpreted\n"
-                    + batch.texts.get(k, ""))
+            run = (k, args, seed, policy)
+            interpreted = _limited(batch, report, batch.modules[0], run, limit, "interpreted")
+            if interpreted is None:
                 continue
-            compiled = outcome(batch.modules[1], k, args, seed, policy)
+            compiled = outcome(batch.modules[1], *run)
             report.runs += 1
             report.errors += interpreted[0] is not None
             if interpreted != compiled:
-                report.divergences.append(_describe(batch, k, args, seed, policy,
-                                                    interpreted, compiled))
-            if batch.reference is not None:
-                try:
-                    with time_limit(limit):
-                        unoptimized = outcome(batch.reference, k, args, seed, policy)
-                except TooLong:
-                    report.divergences.append(
-                        f"program {k} (inputs {args}, seed {seed}, {policy} policy) in "
-                        f"{batch.path}: no end after {limit} s unoptimized\n"
-                        + batch.texts.get(k, ""))
-                    continue
-                if unoptimized != interpreted:
-                    report.divergences.append(_describe(
-                        batch, k, args, seed, policy, unoptimized, interpreted,
-                        ("unoptimized", "optimized")))
+                report.divergences.append(_describe(batch, *run, interpreted, compiled))
+            unoptimized = batch.reference and _limited(batch, report, batch.reference, run,
+                                                       limit, "unoptimized")
+            if unoptimized and unoptimized != interpreted:
+                report.divergences.append(_describe(batch, *run, unoptimized, interpreted,
+                                                    ("unoptimized", "optimized")))
     return report
+
+
+def _limited(batch: Batch, report: Report, module: ModuleType, run: tuple,
+             limit: float | None, label: str) -> tuple | None:
+    """The outcome of an interpreted run, or None, with a finding, when it took longer
+    than `limit` seconds."""
+    k, args, seed, policy = run
+    try:
+        with time_limit(limit):
+            return outcome(module, *run)
+    except TooLong:
+        report.divergences.append(
+            f"program {k} (inputs {args}, seed {seed}, {policy} policy) in "
+            f"{batch.path}: no end after {limit} s {label}\n" + batch.texts.get(k, ""))
+        return None
 
 
 FIELDS = ("error", "trace", "payments", "counters", "cash", "positions", "holders", "turn",
