@@ -58,7 +58,7 @@ def domain(var: str, d: ir.Domain, where: ir.Expr | None) -> str:
         text += f" kept by {d.kept}"
     if d.mask is not None:
         passing = " and ".join(expr(c) for c in d.masked) or "every one"
-        text += f" as bits (of {bin(d.mask).count('1')} passing {passing})"
+        text += f" as bits (of {d.mask.bit_count()} passing {passing})"
     return text + (f" where {expr(where)}" if where is not None else "")
 
 

@@ -91,12 +91,12 @@ def _entities(d: ir.Domain, counter_indexes: dict[str, ir.CounterIndex]) -> int:
 def _worth_it(d: ir.Domain, word: int, entities: int, masked: list[ir.Expr]) -> bool:
     """Whether the bit walk beats the walk it replaces. Finding the next set bit costs a few
     times a step of a range's scan: a range becomes bits when they skip at least half of
-    it (Animal Crossing's five resources but one stay a scan)."""
+    it (a scan of five entities that skips one stays a scan)."""
     if d.others:
         return True
     if not masked:
         return False
-    return bool(d.index) or 2 * bin(word).count("1") <= entities
+    return bool(d.index) or 2 * word.bit_count() <= entities
 
 
 def bit_walks(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:

@@ -106,7 +106,7 @@ class _Code:
 
 
 def _code(exprs: tuple[ir.Expr, ...], writes: bool, raises: bool, ends_turn: bool) -> _Code:
-    moves = any(isinstance(n, ir.KernelCall) and n.function in UNWINDING_KERNEL for n in exprs)
+    moves = any(node_unwinds(n, NOBODY) for n in exprs)  # with nobody known: a move's kernel call
     return _Code(exprs, writes or any(_node_impure(n, NOBODY) for n in exprs),
                  raises or any(_node_unsafe(n, NOBODY) for n in exprs),
                  ends_turn or moves, callees(exprs), moves)
