@@ -362,6 +362,9 @@ def _game_arrays(program: ir.Program, kernel: dict[str, list[int]]) -> list[tupl
             arrays.append((ident(cx.counter, "vxb_"), f"[0] * {cx.values}"))
         arrays += [(count_array(cx, table), f"[0] * {count_size(cx, indexes[table])}")
                    for table in cx.counted_by]
+    # a version per entity starts at 1, as the whole counters' do: above a slot's empty stamp
+    arrays += [(ident(array, "mvk_"), f"[1] * {sizes[array.split('_')[0]]}")
+               for array in MemoVersions.of(program).per_entity]
     return arrays
 
 

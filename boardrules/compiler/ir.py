@@ -315,6 +315,9 @@ class Memo:
     # parameter only through it (`s.group`: one slot a group), with the parameter's own
     # number of values; ("", 0) for a parameter keyed by itself
     keys: tuple[tuple[str, int], ...] = ()
+    # (counter, parameter): counters versioned per entity, the one this parameter names
+    # (`mvk_` arrays), instead of as a whole; `reads` holds the rest
+    per_entity: tuple[tuple[str, str], ...] = ()
 
     @property
     def slots(self) -> int:

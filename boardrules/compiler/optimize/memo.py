@@ -22,6 +22,11 @@ and the cash are the ones it was computed with (or, when that cash is only compa
 with amounts, while it stays on the same side of each: cash_ranges.py). Those are
 kept when procedures, rules or other aggregates ask them, and also when only a
 decision does, if a window may ask it.
+
+A counter of an entity type that an aggregate reads only through its own
+parameters (`p.res[r]` in `held(p)`, or through what it calls with p) is stamped
+per entity: each write of one player's resources bumps that player's version
+(`mvk_player_res[p]`), so a trade between two players keeps the others' slots.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from ..diagnostics import Reporter
 from .cash_ranges import cash_ranged
 from .effects import Effects, asked_in_windows
 from .index import HELD
-from .walk import aggregate_nodes, body_exprs, domain_exprs, walk_expr, walk_stmts
+from .walk import aggregate_nodes, assigned_locals, body_exprs, domain_exprs, walk_expr, walk_stmts
 
 CASH = "player_cash"  # the kernel array of each player's cash
 HOLDERS = "card_holder"  # the kernel array of who holds each card, versioned by the kernel
@@ -87,17 +92,46 @@ def _node_reads(n: ir.Expr) -> set[str]:
     return set()
 
 
+ANY = -1  # a read through no parameter: of whichever entity
+
+
+def _through(e: ir.Expr, params: tuple[str, ...], shadowed: set[str]) -> int:
+    """The position of the parameter `e` is (an unchanged one), else ANY."""
+    if isinstance(e, ir.Local) and e.name in params and e.name not in shadowed:
+        return params.index(e.name)
+    return ANY
+
+
+def _shadowed(body: tuple[ir.Stmt, ...]) -> set[str]:
+    """The names a block assigns, declares or loops over: not a parameter's value there."""
+    names = assigned_locals(body)
+    for s in walk_stmts(body):
+        if isinstance(s, ir.Declare):
+            names.add(s.name)
+        elif isinstance(s, ir.Loop):
+            names.add(s.var)
+    return names
+
+
 class ReadSets:
-    """The state arrays each function and aggregate reads, through what it calls."""
+    """The state arrays each function and aggregate reads, through what it calls; each
+    with the parameter it reads the array through (`p.res[r]`, p a parameter), when it
+    reads that array of no other entity."""
 
     def __init__(self, program: ir.Program) -> None:
         self.functions = {f.name: f for f in program.functions}
         self.aggregates = {a.name: a for a in program.aggregates}
         self.counter_of_index = {cx.name: cx.counter for cx in program.counter_indexes}
-        self.known: dict[str, frozenset[str] | None] = {}
+        self.known: dict[str, frozenset[tuple[str, int]] | None] = {}
 
     def of(self, name: str) -> frozenset[str] | None:
         """What `name` reads, or None when it reads something volatile (or recurses)."""
+        keyed = self.keyed_of(name)
+        return None if keyed is None else frozenset(array for array, _ in keyed)
+
+    def keyed_of(self, name: str) -> frozenset[tuple[str, int]] | None:
+        """What `name` reads, each array with the position of the parameter it is read
+        through, or ANY; None when it reads something volatile (or recurses)."""
         if name not in self.known:
             self.known[name] = None  # a call back into itself while computing: give up
             try:
@@ -109,7 +143,7 @@ class ReadSets:
     def expr(self, e: ir.Expr) -> frozenset[str] | None:
         """What an expression reads, or None when it reads something volatile."""
         try:
-            return frozenset(self._nodes(walk_expr(e)))
+            return frozenset(array for array, _ in self._nodes(walk_expr(e), (), set()))
         except _Volatile:
             return None
 
@@ -120,12 +154,13 @@ class ReadSets:
         except _Volatile:
             return None
 
-    def _compute(self, name: str) -> set[str]:
+    def _compute(self, name: str) -> set[tuple[str, int]]:
         if name in self.aggregates:
             a = self.aggregates[name]
             exprs = [*domain_exprs(a.domain), a.where, a.value, *(e for _, e in a.hoisted)]
             reads = self._domain(a.domain)
             nodes = [n for e in exprs for n in walk_expr(e)]
+            params, shadowed = tuple(p for p, _ in a.params), {a.var}
         elif name in self.functions:
             f = self.functions[name]
             reads = set()
@@ -133,11 +168,12 @@ class ReadSets:
                 if isinstance(s, ir.Loop):
                     reads |= self._domain(s.domain)
             nodes = list(body_exprs(f.body))
+            params, shadowed = tuple(p for p, _ in f.params), _shadowed(f.body)
         else:
             raise _Volatile  # a decision, a deck, an event: not a query
-        return reads | self._nodes(nodes)
+        return {(array, ANY) for array in reads} | self._nodes(nodes, params, shadowed)
 
-    def keyed_on_cash(self, a: ir.Aggregate) -> tuple[frozenset[str], str] | None:
+    def keyed_on_cash(self, a: ir.Aggregate) -> tuple[frozenset[tuple[str, int]], str] | None:
         """What a memo of `a` that keeps one player parameter's cash too depends on: the
         counters it reads, and that parameter; None when its own expressions read no such
         cash, or the cash of two, or (there or through what it calls) other volatile state."""
@@ -147,21 +183,28 @@ class ReadSets:
         if len(keyed) != 1:
             return None
         try:
-            reads = self._domain(a.domain) | self._nodes(
-                n for n in nodes if not _cash_of_param(n, players))
+            reads = {(array, ANY) for array in self._domain(a.domain)} | self._nodes(
+                (n for n in nodes if not _cash_of_param(n, players)),
+                tuple(p for p, _ in a.params), {a.var})
         except _Volatile:
             return None
         return frozenset(reads), keyed.pop()
 
-    def _nodes(self, nodes: Iterable[ir.Expr]) -> set[str]:
-        reads: set[str] = set()
+    def _nodes(self, nodes: Iterable[ir.Expr], params: tuple[str, ...],
+               shadowed: set[str]) -> set[tuple[str, int]]:
+        reads: set[tuple[str, int]] = set()
         for n in nodes:
-            reads |= _node_reads(n)
+            arrays = _node_reads(n)
+            if isinstance(n, ir.State) and n.entity is not None:
+                reads |= {(array, _through(n.entity, params, shadowed)) for array in arrays}
+            else:
+                reads |= {(array, ANY) for array in arrays}
             if isinstance(n, ir.CallProc):
-                callee = self.of(n.function)
+                callee = self.keyed_of(n.function)
                 if callee is None:
                     raise _Volatile
-                reads |= callee
+                reads |= {(array, ANY if at == ANY else _through(n.args[at], params, shadowed))
+                          for array, at in callee}
         return reads
 
     def _domain(self, d: ir.Domain) -> set[str]:
@@ -180,14 +223,17 @@ class MemoVersions:
     of a sum of one version per counter, added up at every lookup."""
 
     fields: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (field, the counters it versions)
+    per_entity: tuple[str, ...] = ()  # the counters with a version per entity too (`mvk_`)
 
     @classmethod
     def of(cls, program: ir.Program) -> MemoVersions:
         sets = sorted({tuple(sorted(set(a.memo.reads) - KERNEL_VERSIONS.keys()))
                        for a in program.aggregates if a.memo} - {()},
                       key=lambda counters: (len(counters), counters))
+        per_entity = sorted({array for a in program.aggregates if a.memo
+                             for array, _ in a.memo.per_entity})
         return cls(tuple((f"mv_{counters[0]}" if len(counters) == 1 else f"mvs_{i}", counters)
-                         for i, counters in enumerate(sets)))
+                         for i, counters in enumerate(sets)), tuple(per_entity))
 
     def bumped_by(self, array: str) -> list[str]:
         """The fields a write of `array` bumps."""
@@ -251,16 +297,51 @@ def _queries(program: ir.Program) -> set[str]:
     return {n.function for n in exprs if isinstance(n, ir.CallProc)}
 
 
+def _by_parameter(a: ir.Aggregate, reads: frozenset[tuple[str, int]], keys: list,
+                  keyable: dict[str, str]) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """The counters a memo's stamp versions as a whole, and those it versions per entity:
+    a counter of one entity type that the aggregate reads only through parameters of that
+    type, each keying the slot by itself (`p.res[r]` in `held(p)`: a write of another
+    player's resources leaves p's slot as it was)."""
+    anywhere = {array for array, at in reads if at == ANY}
+    through: dict[str, set[int]] = {}
+    for array, at in reads:
+        if at != ANY and array not in anywhere:
+            through.setdefault(array, set()).add(at)
+    keyed = []
+    for array, positions in through.items():
+        if all(keyable.get(array) == a.params[at][1].name and not a.params[at][1].optional
+               and not keys[at][0] for at in positions):
+            keyed += [(array, a.params[at][0]) for at in positions]
+        else:
+            anywhere.add(array)
+    return tuple(sorted(anywhere)), tuple(sorted(keyed))
+
+
+def _keyable(program: ir.Program) -> dict[str, str]:
+    """Each counter of an entity type whose writes all name their entity by a local or a
+    constant (the generated write bumps that entity's version without evaluating it
+    again), with that type."""
+    owners = {c.name: c.owner for c in program.counters if c.owner}
+    for f in program.functions:
+        for s in walk_stmts(f.body):
+            if isinstance(s, ir.Assign) and isinstance(s.target, ir.State) \
+                    and not isinstance(s.target.entity, (ir.Local, ir.Const)):
+                owners.pop(s.target.array, None)
+    return owners
+
+
 def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
     """Give each qualifying aggregate a memo: its slots and the counters it reads (and the
     parameter whose cash it reads, if one)."""
     reads = ReadSets(program)
     queries = _queries(program)
     asked = asked_in_windows(program)
+    keyable = _keyable(program)
     base = 0
     aggregates = []
     for a in program.aggregates:
-        depends = reads.of(a.name) if a.name in queries else None
+        depends = reads.keyed_of(a.name) if a.name in queries else None
         cash_of = ""
         if depends is None and (a.name in queries or a.name in asked):
             keyed = reads.keyed_on_cash(a)
@@ -270,8 +351,9 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
         if depends and a.name not in fx.impure and None not in dims and a.counted is None:
             ranged = _cash_ranged(a, cash_of, fx) if cash_of else None
             dims, keys = _keyed(a, program, dims)
-            memo = ir.Memo(tuple(sorted(depends)), base, tuple(dims), cash_of, bool(ranged),
-                           tuple(keys) if any(table for table, _ in keys) else ())
+            whole, per_entity = _by_parameter(a, depends, keys, keyable)
+            memo = ir.Memo(whole, base, tuple(dims), cash_of, bool(ranged),
+                           tuple(keys) if any(table for table, _ in keys) else (), per_entity)
             if memo.slots <= MAX_SLOTS:
                 a = dataclasses.replace(ranged or a, memo=memo)
                 base += memo.slots
