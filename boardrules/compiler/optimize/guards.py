@@ -83,15 +83,43 @@ def _guarded(a: ir.Aggregate, program: ir.Program, fx: Effects,
     return dataclasses.replace(a, guard=call), guard
 
 
+def _with_callee_guards(a: ir.Aggregate, guarded_any: dict[str, ir.Aggregate],
+                        fx: Effects) -> ir.Aggregate:
+    """The aggregate with the guard of each any() its filter calls tested before that call
+    (`any(q in players where completes_group(q, s) and q.cash >= ...)`, true only if its
+    memoized part is): a part of the filter its own guard can keep, so that the spaces no
+    other player could complete are left out before anyone's cash is read."""
+    if a.where is None:
+        return a
+    conjuncts: list[ir.Expr] = []
+    for c in chain_of(a.where, "and"):
+        if isinstance(c, ir.CallProc) and c.function in guarded_any and fx.expr_is_clean(c):
+            guard = guarded_any[c.function].guard
+            assert isinstance(guard, ir.CallProc)  # its arguments are the any()'s parameters
+            conjuncts.append(ir.CallProc(ir.BOOL, guard.function, c.args))
+        conjuncts.append(c)
+    return dataclasses.replace(a, where=chained(conjuncts, "and"))
+
+
 def guard_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
     """Give each aggregate that windows ask, whose filter has a memoizable part, a guard
-    that tests that part."""
+    that tests that part (and the guards of the any()s it calls, guarded before it)."""
     reads = ReadSets(program)
     asked = asked_in_windows(program)
     aggregates: list[ir.Aggregate] = []
+    guarded_any: dict[str, ir.Aggregate] = {}
     for a in program.aggregates:
-        guarded, guard = _guarded(a, program, fx, reads) if a.name in asked else (a, None)
-        aggregates += [guarded] if guard is None else [guard, guarded]
+        if a.name not in asked:
+            aggregates.append(a)
+            continue
+        guarded, guard = _guarded(_with_callee_guards(a, guarded_any, fx), program, fx, reads)
+        if guard is None:
+            aggregates.append(a)
+            continue
+        aggregates += [guard, guarded]
+        reads.aggregates[guard.name] = guard  # what a caller's filter tests it for reads
+        if guarded.kind == "any":
+            guarded_any[guarded.name] = guarded
     return dataclasses.replace(program, aggregates=tuple(aggregates))
 
 
