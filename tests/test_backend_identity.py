@@ -45,3 +45,25 @@ def test_identical_in_each_variant(disney_interpreted, disney_compiled, options,
         assert compiled.over and not compiled.capped and compiled.ended_by > 0
         assert_same_game(interpreted, compiled, f"{options} seed {seed}")
         assert interpreted.winner() == compiled.winner()
+
+
+def test_invoke_answers_alike_on_both_backends(disney_interpreted, disney_compiled):
+    """The reflection API's calls, by name, give the same values; the compiled module hands
+    a truth value over as a bool and a number as an int, whatever C type it had."""
+    names = [name for name in disney_compiled.CALL_INDEX
+             if name.startswith(("agg_", "decide_", "proc_", "k_holds", "k_distance"))
+             and disney_compiled.CALL_ARITY[disney_compiled.CALL_INDEX[name]] <= 2]
+    games = [module.Game(4, seed=SEEDS[0]) for module in (disney_interpreted, disney_compiled)]
+    kinds = set()
+    for name in names:
+        arity = disney_compiled.CALL_ARITY[disney_compiled.CALL_INDEX[name]]
+        for args in ((0,) * arity, (1,) * arity):
+            answers = []
+            for game in games:
+                try:
+                    answers.append(game.invoke(name, args))
+                except Exception as exc:  # an argument out of range: the same error
+                    answers.append(type(exc).__name__)
+            assert answers[0] == answers[1], name
+            kinds.add(type(answers[1]))
+    assert {bool, int} <= kinds <= {bool, int, str}

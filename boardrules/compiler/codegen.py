@@ -397,7 +397,8 @@ def _counter_size(program: ir.Program) -> dict[str, int]:
 
 def _reflection(program: ir.Program) -> dict[str, list]:
     """What the production module's reflection API reaches by name: arrays (name, size,
-    writable), single values (name) and callables (name, arity)."""
+    writable), single values (name) and callables (name, arity, how invoke returns its
+    result: _result_kind)."""
     sizes = _counter_size(program)
     arrays = [(ident(t.name, "t_"), max(len(t.values), 1), False) for t in program.tables]
     values = []
@@ -409,10 +410,29 @@ def _reflection(program: ir.Program) -> dict[str, list]:
     arrays += [(name, size, True) for name, size in KERNEL_ARRAY_SIZE.items()]
     arrays += [(name, size, False) for name, size in KERNEL_READ_ONLY.items()]
     values += KERNEL_VALUES
-    calls = [(f.name, len(f.params)) for f in program.functions]
-    calls += [(a.name, len(a.params)) for a in program.aggregates]
-    calls += [(ident(d.name, "decide_"), len(d.params)) for d in program.decisions]
-    calls += [(ident(d.name, "draw_"), len(d.params)) for d in program.decks]
-    calls += [(ident(name, "event_"), len(e.params)) for name, e in program.events.items()]
-    calls += list(KERNEL_CALLS.items())
+    calls = [(f.name, len(f.params), _result_kind(f.returns)) for f in program.functions]
+    calls += [(a.name, len(a.params), _result_kind(a.type)) for a in program.aggregates]
+    calls += [(ident(d.name, "decide_"), len(d.params), "bool" if d.kind == "bool" else "int")
+              for d in program.decisions]
+    calls += [(ident(d.name, "draw_"), len(d.params), "int") for d in program.decks]
+    calls += [(ident(name, "event_"), len(e.params), "int")
+              for name, e in program.events.items()]
+    kernel = kernel_result_kinds()
+    calls += [(name, arity, kernel.get(name, "")) for name, arity in KERNEL_CALLS.items()]
     return {"reflect_arrays": arrays, "reflect_values": values, "reflect_calls": calls}
+
+
+def _result_kind(t: ir.Type) -> str:
+    """How `invoke` hands a generated function's C result to Python: as a C int kept for
+    one conversion at its end ("int"), a truth value ("bool"), or at once ("")."""
+    if t.name == "bool":
+        return "bool"
+    return "" if t.name in ("str", "check") else "int"
+
+
+@lru_cache(maxsize=1)
+def kernel_result_kinds() -> dict[str, str]:
+    """The kernel methods that return a C int or truth value, by name (see _result_kind)."""
+    kinds = {"cython.int": "int", "cython.bint": "bool"}
+    found = re.findall(r"^    def (\w+)\(self[^)]*\) -> ([\w.]+):", kernel_source(), re.MULTILINE)
+    return {name: kinds[ctype] for name, ctype in found if ctype in kinds}
