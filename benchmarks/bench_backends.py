@@ -10,6 +10,8 @@ play more of them (--compiled-games, default 2000) for a steadier timing.
 When the hand-written C simulator ../shared/reference/cref/monopoly_ref.c exists
 (or --cref PATH), it is built with `gcc -O2 -march=native` into a temp dir and
 run on the same core; its turns/s is the speed limit the others are compared to.
+The engines take turns, --repeat rounds of one pass each, and each keeps its best
+round: a slow spell of a shared machine falls on all of them alike.
 It plays classic Monopoly, not the edition: compare turns/s, not games/s.
 Not a test: performance is measured here, not asserted.
 """
@@ -24,6 +26,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from decimal import Decimal
 from pathlib import Path
 from types import ModuleType
@@ -35,36 +39,36 @@ CREF_DEFAULT = Path(__file__).resolve().parents[1].parent / "shared/reference/cr
 CFLAGS = ["-O2", "-march=native"]
 
 
-def measure(module: ModuleType, games: int, players: int, seed: int,
-            repeat: int) -> tuple[float, list[int]]:
-    """Best wall time of `repeat` runs over the same games, and each game's turns."""
-    best = float("inf")
-    turns: list[int] = []
-    for _ in range(repeat):
-        turns = []
-        started = time.perf_counter()
-        for index in range(games):
-            game = module.Game(players, seed=game_seed(seed, index))
-            game.play()
-            turns.append(game.turn)
-        best = min(best, time.perf_counter() - started)
-    return best, turns
+def play_once(module: ModuleType, games: int, players: int, seed: int) -> tuple[float, list[int]]:
+    """Wall time of one pass over the seeded games, and each game's turns."""
+    turns = []
+    started = time.perf_counter()
+    for index in range(games):
+        game = module.Game(players, seed=game_seed(seed, index))
+        game.play()
+        turns.append(game.turn)
+    return time.perf_counter() - started, turns
 
 
-def run_cref(gcc: str, source: Path, core: int, games: int, players: int,
-             seed: int) -> dict[str, float]:
-    """Build the C reference and run it pinned to `core`; its `key: value` figures."""
+@contextmanager
+def built_cref(gcc: str, source: Path) -> Iterator[Path]:
+    """The C reference built with CFLAGS into a temporary folder."""
     with tempfile.TemporaryDirectory() as tmp:
         binary = Path(tmp) / "monopoly_ref"
         subprocess.run([gcc, *CFLAGS, "-o", str(binary), str(source)], check=True)
-        command = [str(binary), str(games), str(players), str(seed)]
-        taskset = shutil.which("taskset")
-        if taskset:
-            out = subprocess.run([taskset, "-c", str(core), *command], check=True,
-                                 capture_output=True, text=True).stdout
-        else:
-            out = subprocess.run(command, check=True, capture_output=True, text=True,
-                                 preexec_fn=lambda: os.sched_setaffinity(0, {core})).stdout
+        yield binary
+
+
+def run_cref(binary: Path, core: int, games: int, players: int, seed: int) -> dict[str, float]:
+    """One run of the C reference pinned to `core`; its `key: value` figures."""
+    command = [str(binary), str(games), str(players), str(seed)]
+    taskset = shutil.which("taskset")
+    if taskset:
+        out = subprocess.run([taskset, "-c", str(core), *command], check=True,
+                             capture_output=True, text=True).stdout
+    else:
+        out = subprocess.run(command, check=True, capture_output=True, text=True,
+                             preexec_fn=lambda: os.sched_setaffinity(0, {core})).stdout
     values = dict(line.split(": ", 1) for line in out.splitlines() if ": " in line)
     return {"seconds": float(values["elapsed s"]), "turns": int(values["total turns"]),
             "games": games, "turns_per_second": float(values["turns/s"]),
@@ -94,25 +98,34 @@ def main() -> int:
     compiled_games = max(args.compiled_games, args.games)
     os.sched_setaffinity(0, {args.core})
 
-    results: dict[str, dict[str, float]] = {}
     interpreted = load_module(args.edition, "interpreted")
-    seconds, turns_i = measure(interpreted, args.games, args.players, args.seed, args.repeat)
-    results["interpreted"] = figures(seconds, sum(turns_i), args.games)
     compiled = load_module(args.edition, "compiled")
-    seconds, turns_c = measure(compiled, compiled_games, args.players, args.seed, args.repeat)
-    results["compiled"] = figures(seconds, sum(turns_c), compiled_games)
-    if turns_c[:args.games] != turns_i:
-        print("error: the backends played different games", file=sys.stderr)
-        return 1
-
     note, gcc = "", shutil.which("gcc")
     if not args.cref.exists():
         note = f"C reference skipped: {args.cref} not found"
     elif gcc is None:
         note = "C reference skipped: gcc not found"
-    else:
-        results["C reference"] = run_cref(gcc, args.cref, args.core, args.cref_games,
-                                          args.players, args.cref_seed)
+    results: dict[str, dict[str, float]] = {}
+
+    def keep_best(name: str, result: dict[str, float]) -> None:
+        if name not in results or result["seconds"] < results[name]["seconds"]:
+            results[name] = result
+
+    # the engines take turns, round after round, so that a slow spell of the machine
+    # falls on each of them alike; each keeps its best round
+    with ExitStack() as stack:
+        binary = None if note else stack.enter_context(built_cref(gcc, args.cref))
+        for _ in range(args.repeat):
+            seconds, turns_i = play_once(interpreted, args.games, args.players, args.seed)
+            keep_best("interpreted", figures(seconds, sum(turns_i), args.games))
+            seconds, turns_c = play_once(compiled, compiled_games, args.players, args.seed)
+            keep_best("compiled", figures(seconds, sum(turns_c), compiled_games))
+            if turns_c[:args.games] != turns_i:
+                print("error: the backends played different games", file=sys.stderr)
+                return 1
+            if binary is not None:
+                keep_best("C reference", run_cref(binary, args.core, args.cref_games,
+                                                  args.players, args.cref_seed))
 
     rate = {name: r["turns_per_second"] for name, r in results.items()}
     ratios = {"compiled/interpreted": rate["compiled"] / rate["interpreted"]}
@@ -121,7 +134,8 @@ def main() -> int:
         ratios["interpreted/C"] = rate["interpreted"] / rate["C reference"]
 
     print(f"{args.edition}, {args.players} players, seed {args.seed}, core {args.core}, "
-          f"best of {args.repeat}; {sum(turns_i)} turns in the {args.games} shared games")
+          f"best of {args.repeat} rounds in turn; {sum(turns_i)} turns in the {args.games} "
+          "shared games")
     print(f"{'engine':<14}{'games':>8}{'turns':>12}{'seconds':>10}{'games/s':>11}"
           f"{'turns/s':>14}")
     for name, r in results.items():

@@ -1,0 +1,30 @@
+"""The benchmark script runs as the README says, on tiny sizes (its figures are not checked:
+performance is measured, not asserted)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_backends_benchmark_reports_each_engine_and_the_ratios(tmp_path):
+    out = tmp_path / "bench.json"
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks/bench_backends.py"), "--games", "2",
+         "--compiled-games", "4", "--repeat", "2", "--cref-games", "20", "--json", str(out)],
+        capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert "best of 2 rounds in turn" in run.stdout
+    report = json.loads(out.read_text())
+    assert {"interpreted", "compiled"} <= set(report["results"])
+    assert report["results"]["compiled"]["games"] == 4
+    assert "compiled/interpreted" in report["ratios"]
+    if "C reference" in report["results"]:  # when ../shared/reference is there
+        assert report["results"]["C reference"]["games"] == 20
+        assert "compiled/C" in report["ratios"]
+    else:
+        assert "C reference skipped" in run.stdout
