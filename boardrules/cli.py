@@ -210,6 +210,10 @@ def _last_checking_pass() -> str:
 
 def cmd_compile(args) -> int:
     dump = _ir_dumper(args.dump_ir) if args.dump_ir else None
+    if args.backend == "compiled":
+        from .compiler import cython_process
+
+        cython_process.start_ahead()  # its start overlaps the front end
     compilation = _compile(args.edition, after_pass=dump)
     _print_warnings(compilation)
     artifact = publish_compilation(compilation, args.backend)

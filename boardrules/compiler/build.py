@@ -355,11 +355,16 @@ def step(name: str, size: int = 0) -> Iterator[None]:
 
 
 def _compile(source: Path, extension: Path) -> None:
+    from . import cython_process
+
     c_file = source.with_suffix(".c")
-    cython_cmd = [sys.executable, "-m", "cython", "-3", "--fast-fail", *CYTHON_DIRECTIVES,
-                  "-o", str(c_file), str(source)]
+    arguments = ["-3", "--fast-fail", *CYTHON_DIRECTIVES, "-o", str(c_file), str(source)]
     with step("Cython", source.stat().st_size):
-        _run(cython_cmd, "Cython")
+        try:
+            status, out, err = cython_process.run(arguments)
+        except OSError as exc:
+            raise BuildError(f"cannot run Cython: {exc}") from None
+        _check(status, out, err, "Cython")
     compiler_cmd = c_compiler()
     if shutil.which(compiler_cmd[0]) is None:
         raise BuildError(
@@ -385,7 +390,12 @@ def _run(command: list[str], what: str) -> None:
         result = subprocess.run(command, capture_output=True, text=True)
     except OSError as exc:
         raise BuildError(f"cannot run {what}: {exc}") from None
-    if result.returncode != 0:
-        output = (result.stderr or result.stdout).strip().splitlines()
+    _check(result.returncode, result.stdout, result.stderr, what)
+
+
+def _check(status: int, out: str, err: str, what: str) -> None:
+    """A failed step's error: the last lines of what it printed."""
+    if status != 0:
+        output = (err or out).strip().splitlines()
         tail = "\n".join(output[-15:])
         raise BuildError(f"{what} failed:\n{tail}")

@@ -98,6 +98,10 @@ def load_module(name_or_path: str, backend: str = "compiled") -> ModuleType:
         artifact = artifact_named(cached)
         if verified(artifact.source):  # a damaged source goes through the front end again
             return _import(artifact, backend)
+    if backend == "compiled":
+        from ..compiler import cython_process
+
+        cython_process.start_ahead()  # its start overlaps the front end
     return import_compilation(compile_edition(path), backend)
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from boardrules.compiler import build
+from boardrules.compiler import build, cython_process
 from boardrules.compiler.pipeline import compile_rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -224,7 +224,7 @@ def test_compile_reports_a_missing_c_compiler(cache, tiny_copy, monkeypatch):
     monkeypatch.setenv("CC", "no-such-compiler-boardrules")  # part of the key: set it first
     compilation = compile_rules(tiny_copy)
     artifact = build.write_source(compilation)
-    monkeypatch.setattr(build, "_run", lambda command, what: None)  # skip Cython itself
+    monkeypatch.setattr(cython_process, "run", lambda arguments: (0, "", ""))  # skip Cython
     with pytest.raises(build.BuildError, match="no C compiler found"):
         build.build_extension(compilation)
     assert not artifact.extension.exists()

@@ -1,0 +1,40 @@
+"""compiler/cython_process.py: a Cython process started ahead of a build writes what a
+fresh one writes, reports its errors alike, and ends with the process that started it
+when no build needs it."""
+
+from __future__ import annotations
+
+import pytest
+
+from boardrules.compiler import build, cython_process
+
+SOURCE = ("import cython\n\n\n@cython.cfunc\n"
+          "def twice(x: cython.int) -> cython.int:\n    return x * 2\n")
+
+
+def test_a_process_started_ahead_writes_what_a_fresh_one_writes(tmp_path):
+    source = tmp_path / "m.py"
+    source.write_text(SOURCE)
+    cython_process.start_ahead()
+    assert len(cython_process._ahead) == 1
+    ahead = cython_process.run(["-3", "-o", str(tmp_path / "ahead.c"), str(source)])
+    assert ahead[0] == 0 and cython_process._ahead == []  # used, and gone
+    fresh = cython_process.run(["-3", "-o", str(tmp_path / "fresh.c"), str(source)])
+    assert fresh[0] == 0
+    assert (tmp_path / "ahead.c").read_text() == (tmp_path / "fresh.c").read_text()
+
+
+def test_a_failure_in_a_process_started_ahead_is_a_build_error(tmp_path):
+    source = tmp_path / "broken.py"
+    source.write_text("def f(:\n")
+    cython_process.start_ahead()
+    with pytest.raises(build.BuildError, match="Cython failed") as failure:
+        build._compile(source, tmp_path / "broken.so")
+    assert "broken.py" in str(failure.value)
+
+
+def test_a_process_no_build_needed_ends_with_its_starter():
+    cython_process.start_ahead()
+    (process,) = cython_process._ahead
+    cython_process._stop_unused()
+    assert cython_process._ahead == [] and process.poll() is not None
