@@ -11,6 +11,11 @@ memoize pass keeps until a counter it reads changes, and tests it first: when it
 false the aggregate returns its value over no candidates (0, false, true for `all`,
 none for `best`) without a scan.
 
+A filter that calls such a guarded `any()` (`sale_for`'s "some other player could
+complete this group and pay for it") tests that any()'s guard first, with the same
+arguments: it is true whenever the call is, reads no cash, and so joins the
+caller's own guard.
+
 Only for the aggregates a window may ask (outside windows a question is asked about
 once for every change of what it reads, and the lifted part would be worked out
 again each time), when every conjunct of the filter is pure and safe (skipping
