@@ -1,8 +1,8 @@
 """Cython as a subprocess, started ahead of the build that needs it.
 
 A Cython process spends a second or two before it reads its source (Python's start,
-Cython's imports, its lexicon and utility code, about a fifth of its time on Disney's
-module); a build that will run the front end first starts one with `start_ahead()`,
+Cython's imports, its lexicon and utility code, about a fifth of its time on a shipped
+edition's module); a build that will run the front end first starts one with `start_ahead()`,
 which warms up on a tiny module and waits for its command line on stdin, so that
 start overlaps the front end. `run()` gives the command line to that process, or runs
 a fresh one when none was started (or it died). Both write the same C.
@@ -47,9 +47,11 @@ def start_ahead() -> None:
 def run(arguments: list[str]) -> tuple[int, str, str]:
     """Cython with these arguments: its exit status, standard output and error."""
     process = _ahead.pop() if _ahead else None
-    if process is not None and process.poll() is None:
-        out, err = process.communicate("\0".join(arguments))
-        return process.returncode, out, err
+    if process is not None:
+        if process.poll() is None:
+            out, err = process.communicate("\0".join(arguments))
+            return process.returncode, out, err
+        process.communicate()  # it died before its command line: close its pipes
     result = subprocess.run([sys.executable, "-m", "cython", *arguments],
                             capture_output=True, text=True)
     return result.returncode, result.stdout, result.stderr
