@@ -18,6 +18,17 @@ ExprFn = Callable[[ir.Expr], ir.Expr]
 CHILD_FIELDS = ("entity", "element", "holds", "left", "right", "operand", "test", "then",
                 "otherwise")
 STMT_FIELDS = ("value", "target", "expr", "test", "where")
+# each node class's own fields among CHILD_FIELDS: the passes walk the whole program
+# many times, and most classes have none or one of them
+_child_fields: dict[type, tuple[str, ...]] = {}
+
+
+def _fields_of(e: ir.Expr) -> tuple[str, ...]:
+    fields = _child_fields.get(type(e))
+    if fields is None:
+        names = {f.name for f in dataclasses.fields(e)}
+        fields = _child_fields[type(e)] = tuple(name for name in CHILD_FIELDS if name in names)
+    return fields
 
 
 def child_exprs(e: ir.Expr) -> Iterator[ir.Expr]:
@@ -25,8 +36,8 @@ def child_exprs(e: ir.Expr) -> Iterator[ir.Expr]:
     if isinstance(e, ir.CallProc | ir.KernelCall):
         yield from e.args
         return
-    for name in CHILD_FIELDS:
-        value = getattr(e, name, None)
+    for name in _fields_of(e):
+        value = getattr(e, name)
         if isinstance(value, ir.Expr):
             yield value
 
@@ -39,7 +50,13 @@ def walk_expr(e: ir.Expr | None) -> Iterator[ir.Expr]:
     while stack:
         node = stack.pop()
         yield node
-        stack.extend(reversed(list(child_exprs(node))))
+        if isinstance(node, ir.CallProc | ir.KernelCall):
+            stack.extend(reversed(node.args))
+            continue
+        for name in reversed(_fields_of(node)):  # child_exprs's, pushed last to first
+            value = getattr(node, name)
+            if isinstance(value, ir.Expr):
+                stack.append(value)
 
 
 def rebuilt(e: ir.Expr, **fields: ir.Expr | None) -> ir.Expr:
@@ -57,8 +74,8 @@ def map_children(e: ir.Expr, fn: ExprFn) -> ir.Expr:
         if all(a is b for a, b in zip(args, e.args, strict=True)):
             return e
         return dataclasses.replace(e, args=args)
-    return rebuilt(e, **{name: fn(getattr(e, name)) for name in CHILD_FIELDS
-                         if isinstance(getattr(e, name, None), ir.Expr)})
+    return rebuilt(e, **{name: fn(value) for name in _fields_of(e)
+                         if isinstance(value := getattr(e, name), ir.Expr)})
 
 
 def map_expr(e: ir.Expr | None, fn: ExprFn) -> ir.Expr | None:
