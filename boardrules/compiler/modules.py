@@ -9,6 +9,7 @@ in import order, each once; a cycle or a missing library is an error at the impo
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from . import ast
@@ -55,6 +56,13 @@ def load_sources(edition_path: Path, search: list[Path] | None = None) -> Source
     return SourceSet(edition, tuple(libraries), texts)
 
 
+@lru_cache(maxsize=256)
+def _parsed_library(text: str, path: str) -> ast.Module:
+    """A library's syntax tree (immutable), parsed once per process for every edition that
+    imports it: the suite compiles the four editions in each worker, `compare` two."""
+    return parse(text, path)
+
+
 def _load_imports(
     module: ast.Module,
     search: list[Path],
@@ -98,7 +106,7 @@ def _load_imports(
                                    code=ErrorCode.UNREADABLE_FILE))
             continue
         texts[key] = text
-        library = parse(text, key)
+        library = _parsed_library(text, key)
         _load_imports(library, search, texts, loaded, (*stack, key))
         loaded.append(library)
     if errors:
