@@ -105,7 +105,8 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
         autoescape=False,
     )
-    env.filters.update(ident=ident, pystr=pystr, comment=comment, const=const)
+    env.filters.update(ident=ident, pystr=pystr, comment=comment, const=const,
+                       ctype=cython_type)
     env.globals.update(KERNEL_ARRAYS=KERNEL_ARRAYS, KERNEL_VERSIONS=KERNEL_VERSIONS,
                        HELD_INDEX=HELD, CAPACITY=CAPACITY, raise_unknown=_unknown_attribute)
     return env
@@ -304,6 +305,7 @@ def generate(program: ir.Program, source_name: str, effects: Effects | None = No
         "card_deck": padded(card_deck, CAPACITY["cards"]),
         "pass_mask": padded(pass_mask(program, effects), CAPACITY["spaces"]),
     }
+    optimized = _optimized_code(program, effects)
     context = {
         "version": __version__,
         "source": source_name,
@@ -311,9 +313,9 @@ def generate(program: ir.Program, source_name: str, effects: Effects | None = No
         "kernel": kernel_source(),
         "entity_count": _entity_count(program),
         "counter_size": _counter_size(program),
-        "game_arrays": _game_arrays(program, board_arrays),
+        "game_arrays": _game_arrays(program, board_arrays, optimized["versions"]),
         **_reflection(program),
-        **_optimized_code(program, effects),
+        **optimized,
     }
     return environment().get_template("module.py.j2").render(context)
 
@@ -342,9 +344,11 @@ def generate_scenarios(program: ir.Program, source_name: str,
     return environment().get_template("scenarios.py.j2").render(context)
 
 
-def _game_arrays(program: ir.Program, kernel: dict[str, list[int]]) -> list[tuple[str, str]]:
+def _game_arrays(program: ir.Program, kernel: dict[str, list[int]],
+                 versions: MemoVersions) -> list[tuple[str, str]]:
     """Every array a new game sets, and its starting value as code: the kernel's board, dice
-    and deck arrays, the tables, the indexes and the counters."""
+    and deck arrays, the tables, the indexes, the counters and the memos' versions per
+    entity."""
     sizes = _counter_size(program)
     arrays = [(name, repr(values)) for name, values in kernel.items()]
     arrays += [(name, f"[0] * {CAPACITY['decks']}") for name in ("deck_head", "deck_count")]
@@ -364,7 +368,7 @@ def _game_arrays(program: ir.Program, kernel: dict[str, list[int]]) -> list[tupl
                    for table in cx.counted_by]
     # a version per entity starts at 1, as the whole counters' do: above a slot's empty stamp
     arrays += [(ident(array, "mvk_"), f"[1] * {sizes[array.split('_')[0]]}")
-               for array in MemoVersions.of(program).per_entity]
+               for array in versions.per_entity]
     return arrays
 
 
@@ -422,17 +426,26 @@ def _reflection(program: ir.Program) -> dict[str, list]:
     return {"reflect_arrays": arrays, "reflect_values": values, "reflect_calls": calls}
 
 
+# The Cython types of the IR's types that are not a C int (numbers, entities, enums, and
+# the status int of a procedure that returns nothing)
+CYTHON_TYPES = {"bool": "cython.bint", "str": "str", "check": "tuple"}
+# How `invoke` hands a C result to Python: as a C int kept for one conversion at its end
+# ("int"), as a truth value ("bool"); any other result at once
+RESULT_KINDS = {"cython.int": "int", "cython.bint": "bool"}
+
+
+def cython_type(t: ir.Type) -> str:
+    """The Cython type of a value of type t (the templates' `ctype` filter)."""
+    return CYTHON_TYPES.get(t.name, "cython.int")
+
+
 def _result_kind(t: ir.Type) -> str:
-    """How `invoke` hands a generated function's C result to Python: as a C int kept for
-    one conversion at its end ("int"), a truth value ("bool"), or at once ("")."""
-    if t.name == "bool":
-        return "bool"
-    return "" if t.name in ("str", "check") else "int"
+    """How `invoke` hands a generated function's result to Python (RESULT_KINDS)."""
+    return RESULT_KINDS.get(cython_type(t), "")
 
 
 @lru_cache(maxsize=1)
 def kernel_result_kinds() -> dict[str, str]:
     """The kernel methods that return a C int or truth value, by name (see _result_kind)."""
-    kinds = {"cython.int": "int", "cython.bint": "bool"}
     found = re.findall(r"^    def (\w+)\(self[^)]*\) -> ([\w.]+):", kernel_source(), re.MULTILINE)
-    return {name: kinds[ctype] for name, ctype in found if ctype in kinds}
+    return {name: RESULT_KINDS[ctype] for name, ctype in found if ctype in RESULT_KINDS}
