@@ -1,0 +1,45 @@
+"""The legal options of a decision (lowered by check) and lazy-decisions."""
+
+from __future__ import annotations
+
+import pytest
+from opt_programs import DATA
+
+from boardrules.compiler import ir_text
+from boardrules.compiler.error_codes import ErrorCode as E
+
+# ---- the legal options of a decision ------------------------------------------------------
+
+
+def test_a_default_ranges_over_the_decisions_legal_options(editions):
+    program = editions.compile(DATA + (
+        "decision site(p: player) by p -> space? where s: s.owner == p {\n"
+        "  default best(s.price for s in legal where s.level < 2)\n}\n"
+        "rule r { on turn(p: player) { let s = ask site(p) } }\n"), until="check").program
+    default = program.decisions[0].default
+    aggregate = next(a for a in program.aggregates if a.name == default.function)
+    assert ir_text.expr(aggregate.where) == "((s.space_owner == p) and (s.space_level < 2))"
+
+
+@pytest.mark.parametrize("text, where", [
+    ("decision site(p: player) by p -> space? where s: s.owner == p {\n"
+     "  default best(t.price for t in legal)\n}\n", (23, 33)),  # at `legal`, named `s`
+    ("proc f(p: player) -> int { return count(s in legal) }\n", (22, 46)),
+])
+def test_legal_outside_its_place_is_an_error(editions, text, where):
+    located = editions.located(DATA + text + "rule r { on turn(p: player) {"
+                               " let s = ask site(p) } }\n" if "decision" in text else
+                               DATA + text + "rule r { on turn(p: player) { move(p, f(p)) } }\n")
+    assert (E.WRONG_KIND_OF_NAME.code, *where) in located, located
+
+
+# ---- lazy-decisions ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("where, lazy", [("s.owner == p", True), ("random(2) == 0", False)])
+def test_a_decision_is_lazy_only_when_its_filter_is_pure(editions, where, lazy):
+    program = editions.compile(DATA + (
+        f"decision site(p: player) by p -> space? where s: {where} {{ default none }}\n"
+        "rule r { on turn(p: player) { let s = ask site(p) } }\n"),
+        until="lazy-decisions").program
+    assert program.decisions[0].lazy is lazy

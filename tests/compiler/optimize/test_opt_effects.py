@@ -1,0 +1,94 @@
+"""The optimizer's frame and effects: every optimization a named pass of the pipeline,
+the IR walk, the effects of functions (optimize/effects.py), the pass mask codegen takes
+from them, and split-unwinding-calls."""
+
+from __future__ import annotations
+
+import pytest
+from opt_programs import DATA, function
+
+from boardrules.compiler import ir, ir_text
+from boardrules.compiler.optimize import OPTIMIZATIONS, analyse
+from boardrules.compiler.optimize.walk import walk_expr
+from boardrules.compiler.pipeline import PASS_NAMES
+
+
+def test_every_optimization_is_a_named_pass_of_the_pipeline():
+    names = [name for name, _ in OPTIMIZATIONS]
+    assert len(set(names)) == len(names)
+    assert PASS_NAMES.index("check") < PASS_NAMES.index(names[0])
+    assert PASS_NAMES.index(names[-1]) < PASS_NAMES.index("codegen")
+
+
+def test_walk_visits_every_node():
+    e = ir.Binary(ir.INT, "+", ir.Const(ir.INT, 1), ir.Local(ir.INT, "x"))
+    assert [type(n).__name__ for n in walk_expr(e)] == ["Binary", "Const", "Local"]
+
+
+# ---- effects ----------------------------------------------------------------------------------
+
+
+def test_effects_of_functions(editions):
+    program = editions.compile(DATA + (
+        "proc reads(s: space) -> int { return s.price + s.level }\n"
+        "proc writes(s: space) { s.level += 1 }\n"
+        "proc deep(n: int) -> int { if n <= 0 { return 0 } return deep(n - 1) }\n"
+        "proc ends() { end turn }\n"
+        "proc calls_ends() { ends() }\n"
+        "rule r { on land(p: player, s: space) {\n"
+        "  move(p, reads(s) + deep(2))\n  writes(s)\n  calls_ends()\n} }\n"),
+        until="check").program
+    fx = analyse(program)
+    assert "proc_reads" not in fx.impure | fx.unsafe | fx.unwinding
+    assert "proc_writes" in fx.impure and "proc_writes" not in fx.unsafe
+    assert "proc_deep" in fx.unsafe  # recursion can exhaust the stack
+    assert {"proc_ends", "proc_calls_ends", "rule_r_0"} <= fx.unwinding
+
+
+# ---- pass events decided per space ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("guard, mask", [
+    ("when s == s1", [0, 1, 0]),
+    ("when s.special or s.price > 5", [0, 0, 0]),
+    ("when p.cash > 0", [1, 1, 1]),
+    ("", [1, 1, 1]),
+])
+def test_the_pass_mask_keeps_only_spaces_where_a_handler_may_run(editions, guard, mask):
+    from boardrules.compiler.codegen import pass_mask
+
+    program = editions.compile(DATA + (
+        f"rule salary {{ on pass(p: player, s: space) {guard} {{ pay(bank, p, 1) }} }}\n"),
+        until="lazy-decisions").program
+    assert pass_mask(program, analyse(program)) == mask
+
+
+# ---- split-unwinding-calls ---------------------------------------------------------------------
+
+
+def test_a_call_that_may_end_the_turn_leaves_the_test_that_reads_it(editions):
+    """`if not stuck(p)` becomes `let call_result_1 = stuck(p)` then `if not call_result_1`:
+    the turn ends through the unwinding flag, not an exception from inside the test."""
+    from boardrules.compiler.codegen import generate
+
+    body = DATA + (
+        "proc stuck(p: player) -> bool {\n  if p.cash < 5 { end turn }\n  return false\n}\n"
+        "rule r { on turn(p: player) {\n  if not stuck(p) { pay(bank, p, 1) }\n} }\n")
+    before = function(editions.compile(body, until="lazy-decisions").program, "rule_r_0")
+    after = function(editions.compile(body, until="split-unwinding-calls").program, "rule_r_0")
+    assert isinstance(before.body[0], ir.If)
+    declare, test = after.body
+    assert isinstance(declare, ir.Declare) and isinstance(declare.value, ir.CallProc)
+    assert ir_text.expr(test.test) == f"(not {declare.name})"
+    assert (declare.name, ir.BOOL) in after.locals
+    code = generate(editions.compile(body, until="codegen").program, "ed.rules")
+    assert "self.proc_stuck(v_p)\n" in code and "k_unwound(self.proc_stuck" not in code
+
+
+def test_a_later_operand_that_may_end_the_turn_stays_in_place(editions):
+    """Only what the statement evaluates first moves: `a and f()` must not call f early."""
+    body = DATA + (
+        "proc stuck(p: player) -> bool {\n  if p.cash < 5 { end turn }\n  return false\n}\n"
+        "rule r { on turn(p: player) {\n  if p.cash > 3 and stuck(p) { pay(bank, p, 1) }\n} }\n")
+    after = function(editions.compile(body, until="split-unwinding-calls").program, "rule_r_0")
+    assert len(after.body) == 1 and isinstance(after.body[0], ir.If)

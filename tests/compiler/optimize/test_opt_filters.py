@@ -1,0 +1,84 @@
+"""lift-early-exits, order-conjuncts and hoist-invariants: how the filters of aggregates
+are rearranged, and what does not depend on the candidate computed once."""
+
+from __future__ import annotations
+
+from opt_programs import DATA, DATA_BOARD, function
+
+from boardrules.compiler import ir, ir_text
+
+# ---- lift-early-exits and order-conjuncts ----------------------------------------------------
+
+
+def test_early_exits_are_lifted_and_cheap_tests_come_first(editions):
+    program = editions.compile(DATA + (
+        "proc busy(s: space) -> bool { return count(t in spaces where t.level > 0) > 1 }\n"
+        "proc mine(p: player, s: space) -> bool {\n"
+        "  if s.owner != p { return false }\n"
+        "  let n = s.level\n  return n < 3 and not busy(s)\n}\n"
+        "rule r { on turn(p: player) {\n"
+        "  move(p, count(s in spaces where busy(s) and mine(p, s) and s.price > 2))\n"
+        "} }\n"), until="order-conjuncts").program
+    where = next(a for a in program.aggregates if "mine" in ir_text.aggregate(a)).where
+    order = ir_text.expr(where)
+    assert order.index("s.space_owner == p") < order.index("s.space_price > 2") < order.index(
+        "proc_mine")
+    assert "hoisted" in order  # busy(s) scans every t whatever s is: computed once
+
+
+def test_no_operand_moves_across_a_test_for_none(editions):
+    program = editions.compile(DATA + (
+        "proc f(p: player, o: player?) -> bool { return o != none and o.cash > p.cash }\n"
+        "rule r { on turn(p: player) { if f(p, s0.owner) { move(p, 1) } } }\n"),
+        until="order-conjuncts").program
+    text = ir_text.block(function(program, "rule_r_0").body)[0]  # f is inlined there
+    assert "proc_f" not in text and text.index("!= none") < text.index("cash")
+
+
+def test_the_same_clean_test_twice_in_a_chain_is_kept_once(editions):
+    """Two inlined procedures that each test `s.price > 2`: the filter tests it once. Not
+    across a test that may write or raise: there, the second could see another game."""
+    program = editions.compile(DATA + (
+        "proc pricey(s: space) -> bool { return s.price > 2 }\n"
+        "proc worth(p: player, s: space) -> bool { return s.price > 2 and s.owner == p }\n"
+        "rule r { on turn(p: player) {\n"
+        "  move(p, count(s in spaces where pricey(s) and worth(p, s)))\n"
+        "} }\n"), until="order-conjuncts").program
+    where = next(a for a in program.aggregates if a.kind == "count").where
+    assert ir_text.expr(where).count("s.space_price > 2") == 1
+
+
+def test_a_test_common_to_every_alternative_is_factored_out(editions):
+    """`(owner == p and A) or (owner == p and B)` becomes `owner == p and (A or B)`, which
+    index-filters turns into a walk over p's spaces; not past a test that may raise."""
+    program = editions.compile(DATA_BOARD + DATA + (
+        "proc sellable(p: player) -> int {\n"
+        "  return count(s in spaces where (s.owner == p and s.level > 0)\n"
+        "               or (s.owner == p and s.price > 3)) }\n"
+        "proc guarded(p: player) -> int {\n"
+        "  return count(s in spaces where (s.level / (s.price - 5) > 0 and s.owner == p)\n"
+        "               or (s.owner == p and s.price > 3)) }\n"
+        "rule r { on turn(p: player) { move(p, sellable(p) + guarded(p)) } }\n"),
+        until="index-filters", prelude=False).program
+    factored, kept = (next(a for a in program.aggregates if name in ir_text.expr(a.where))
+                      for name in ("s.space_level > 0", "/"))
+    assert factored.domain.index and ir_text.expr(factored.where) == (
+        "((s.space_level > 0) or (s.space_price > 3))")
+    assert not kept.domain.index and "s.space_owner == p" in ir_text.expr(kept.where)
+
+
+# ---- hoist-invariants ------------------------------------------------------------------------
+
+
+def test_a_call_that_does_not_depend_on_the_candidate_is_computed_once(editions):
+    program = editions.compile(DATA + (
+        "proc floor(p: player) -> int { return count(s in spaces where s.owner == p) }\n"
+        "proc pick(p: player) -> space? {\n"
+        "  let n = 0\n"
+        "  return best(s.price for s in spaces where s.price > floor(p) + n)\n}\n"
+        "rule r { on turn(p: player) { if pick(p) != none { move(p, 1) } } }\n"),
+        until="hoist-invariants").program
+    picked = next(a for a in program.aggregates if a.kind == "best")
+    assert len(picked.hoisted) == 1
+    name, value = picked.hoisted[0]
+    assert isinstance(value, ir.CallProc) and "hoisted" in ir_text.expr(picked.where)

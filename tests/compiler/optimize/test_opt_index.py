@@ -1,0 +1,136 @@
+"""index-filters: a filter on declared data or a counter becomes a walk over an index
+(table, counter or hand), and the counter indexes follow every write."""
+
+from __future__ import annotations
+
+from opt_programs import DATA, DATA_BOARD, SMALL_GROUPS_BOARD, calls
+
+from boardrules.compiler import ir_text
+from boardrules.compiler.optimize.walk import walk_expr
+
+# ---- index-filters ---------------------------------------------------------------------------
+
+
+def test_spaces_owned_by_someone_else_walk_the_other_owners(editions):
+    """`s.owner != none and s.owner != p` in an aggregate whose order does not matter walks
+    the members of every other owner; `best` keeps the scan's tie-break (first space)."""
+    program = editions.compile(DATA_BOARD + DATA + (
+        "proc dearest(p: player) -> space? {\n"
+        "  return best(s.price for s in spaces where s.owner != none and s.owner != p) }\n"
+        "proc noisy(p: player) -> int {\n"
+        "  return count(s in spaces where s.owner != none and s.owner != p\n"
+        "               and s.level / (s.price - 5) > 0) }\n"
+        "rule r { on turn(p: player) { if dearest(p) != none { move(p, noisy(p)) } } }\n"),
+        until="index-filters", prelude=False).program
+    dearest, noisy = (next(a for a in program.aggregates if a.kind == kind)
+                      for kind in ("best", "count"))
+    assert dearest.domain.index and dearest.where is None
+    assert [ir_text.expr(e) for e in dearest.domain.others] == ["none", "p"]
+    assert not noisy.domain.others  # its filter may raise: the order it meets spaces matters
+
+
+def test_a_filter_on_declared_data_becomes_an_index(editions):
+    program = editions.compile(DATA_BOARD + DATA + (
+        "proc members(g: group, p: player) -> int {"
+        " return count(t in spaces where t.group == g and t.level == p.cash) }\n"
+        "proc flagged() -> int { return count(t in spaces where t.special) }\n"
+        "rule r { on turn(p: player) { move(p, members(reds, p) + flagged()) } }\n"),
+        until="index-filters", prelude=False).program
+    by_group, by_flag = program.aggregates
+    assert by_group.domain.index and ir_text.expr(by_group.where) == (
+        "(t.space_level == p.player_cash)")
+    assert by_flag.domain.index and by_flag.where is None
+    group_index = next(ix for ix in program.indexes if ix.name == by_group.domain.index)
+    reds = 0 - group_index.offset
+    members = group_index.items[group_index.starts[reds]:group_index.starts[reds + 1]]
+    assert list(members) == [0, 2]  # s0 and s2, in board order
+
+
+def test_an_aggregate_filtering_on_a_counter_uses_a_counter_index(editions):
+    program = editions.compile(DATA + (
+        "proc mine(p: player) -> int { return count(s in spaces where s.owner == p) }\n"
+        "rule r { on land(p: player, s: space) {\n"
+        "  s.owner = p\n  move(p, mine(p))\n} }\n"), until="index-filters").program
+    (index,) = program.counter_indexes
+    assert (index.counter, index.offset, index.values) == ("space_owner", -1, 5)
+    counting = next(a for a in program.aggregates if a.kind == "count")
+    assert counting.domain.index == index.name and counting.where is None
+
+
+HAND_RULES = DATA + """field card.tone: color = red
+deck luck(p: player) "Luck" {
+  card c0 "C0." keep
+  card c1 "C1." keep { tone = blue }
+  card c2 "C2." keep
+}
+proc red_cards(p: player) -> int {
+  return count(c in cards where c.tone == red and holds(p, c))
+}
+rule r { on land(p: player, s: space) {
+  draw luck(p)
+  move(p, red_cards(p))
+} }
+"""
+
+
+def test_a_question_about_a_players_cards_walks_that_players_hand(editions):
+    """`holds(p, c)` in a question over the cards: the walk is p's hand, the list the
+    kernel keeps in card order (`held`), over a table index (a card's tone); a memo of it
+    reads who holds the cards."""
+    program = editions.compile(HAND_RULES, until="memoize-aggregates").program
+    counting = next(a for a in program.aggregates if a.kind == "count")
+    assert counting.domain.index == "held" and ir_text.expr(counting.domain.key) == "p"
+    assert "k_holds" not in calls(walk_expr(counting.where))
+    assert counting.memo is not None and counting.memo.reads == ("card_holder",)
+
+
+def test_the_index_with_the_fewest_members_a_value_serves_the_filter(editions):
+    """Six spaces in five groups (1.2 a group) beat two players and none (2 an owner), who
+    beat a colour every space has (6)."""
+    program = editions.compile(SMALL_GROUPS_BOARD + DATA + (
+        "proc near(p: player, s: space) -> int {\n"
+        "  return count(t in spaces where t.owner == p and t.group == s.group) }\n"
+        "proc toned(p: player) -> int {\n"
+        "  return count(t in spaces where t.tone == blue and t.owner == p) }\n"
+        "rule r { on land(p: player, s: space) {\n"
+        "  s.owner = p\n  move(p, near(p, s) + toned(p))\n} }\n"),
+        until="index-filters", prelude=False).program
+    near, toned = (a for a in program.aggregates if a.kind == "count")
+    assert near.domain.index.endswith("space_group")
+    assert ir_text.expr(near.where) == "(t.space_owner == p)"
+    assert toned.domain.index == "vx_space_owner"
+    assert ir_text.expr(toned.where) == "(t.space_tone == 1)"
+    assert [ix.table for ix in program.indexes] == ["space_group"]  # only the index used
+
+
+def test_the_counter_index_follows_every_write(editions):
+    """Writes by the rules and by the reflection API keep the members in entity order."""
+    from boardrules.compiler.codegen import generate
+
+    path = editions.write(DATA + (
+        "proc owned(p: player) -> int { return count(s in spaces where s.owner == p) }\n"
+        "proc last_owned(p: player) -> space? { return best(0 for s in spaces where"
+        " s.owner == p) }\n"
+        "proc claim(p: player, s: space) { s.owner = p }\n"
+        "rule r { on turn(p: player) { claim(p, s1)\n"
+        "  if last_owned(p) != none { move(p, owned(p)) } } }\n"))
+    from boardrules.compiler.pipeline import compile_rules
+
+    compilation = compile_rules(path)
+    assert compilation.program.counter_indexes
+    namespace: dict = {"__name__": "generated_under_test"}
+    exec(compile(generate(compilation.program, "ed.rules"), "<generated>", "exec"), namespace)
+    game = namespace["Game"](2, seed=1)
+    names = {a.kind: a.name for a in compilation.program.aggregates}
+    for seat, space in ((0, 2), (1, 0), (0, 0), (0, 1), (1, 2)):
+        game.invoke("proc_claim", (seat, space))
+        owners = [game.state_get("c_space_owner", s) for s in range(3)]
+        for p in (0, 1):
+            assert game.invoke(names["count"], (p,)) == owners.count(p)
+            first = next((s for s in range(3) if owners[s] == p), -1)
+            assert game.invoke(names["best"], (p,)) == first
+    game.state_set("c_space_owner", 1, -1)  # owners now: p1, none, p2
+    assert [game.invoke(names["count"], (p,)) for p in (0, 1)] == [1, 1]
+    assert game.invoke(names["best"], (1,)) == 2
+    copy = game.copy()
+    assert [copy.invoke(names["count"], (p,)) for p in (0, 1)] == [1, 1]
