@@ -19,7 +19,7 @@ from .names import NameResolution
 from .primitives import BUILTIN_ATTRS, ERROR
 from .scenario_lowering import lower_scenarios
 from .scope import Scope, declared_locals
-from .statements import StatementLowering, _always_returns
+from .statements import StatementLowering, always_returns
 from .symbols import Symbols, article, resolve_type
 
 
@@ -214,7 +214,7 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
         returns = resolve_type(proc.returns, self.s, self.report) if proc.returns else VOID
         scope = Scope(f"proc_{proc.name}", returns, dict(params))
         body = self.block(proc.body, scope)
-        if returns != VOID and not _always_returns(body):
+        if returns != VOID and not always_returns(body):
             self.report.error(proc.span, f"procedure '{proc.name}' can end without returning "
                               f"{article(str(returns))}", "add a return at the end",
                               code=ErrorCode.RETURN_MISMATCH)

@@ -28,6 +28,7 @@ from .optimize.memo import KERNEL_VERSIONS, MemoVersions
 from .optimize.walk import body_exprs, map_expr, walk_stmts
 from .order import order_context
 from .primitives import DECK_FUNCTIONS, KERNEL_FUNCTIONS
+from .statements import always_returns
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -108,7 +109,8 @@ def environment() -> jinja2.Environment:
     env.filters.update(ident=ident, pystr=pystr, comment=comment, const=const,
                        ctype=cython_type)
     env.globals.update(KERNEL_ARRAYS=KERNEL_ARRAYS, KERNEL_VERSIONS=KERNEL_VERSIONS,
-                       HELD_INDEX=HELD, CAPACITY=CAPACITY, raise_unknown=_unknown_attribute)
+                       HELD_INDEX=HELD, CAPACITY=CAPACITY, raise_unknown=_unknown_attribute,
+                       always_returns=always_returns)
     return env
 
 

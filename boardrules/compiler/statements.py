@@ -31,7 +31,7 @@ class StatementLowering:
                 lowered.extend(result)
                 continue
             lowered.append(result)
-            if isinstance(result, ir.If) and not result.otherwise and _always_returns(
+            if isinstance(result, ir.If) and not result.otherwise and always_returns(
                 result.then
             ):  # `if x == none { return }`: after it, x is not none
                 _narrow(stmt.test, scope, negate=True)
@@ -292,12 +292,14 @@ class StatementLowering:
         raise AssertionError(d.kind)
 
 
-def _always_returns(body: tuple[ir.Stmt, ...]) -> bool:
+def always_returns(body: tuple[ir.Stmt, ...]) -> bool:
+    """Whether every path through the statements ends in a return or an end of the turn or
+    game (nothing after them runs)."""
     if not body:
         return False
     last = body[-1]
     if isinstance(last, ir.Return | ir.Raise):
         return True
     if isinstance(last, ir.If):
-        return _always_returns(last.then) and _always_returns(last.otherwise)
+        return always_returns(last.then) and always_returns(last.otherwise)
     return False

@@ -16,6 +16,7 @@ from boardrules.compiler.codegen import (
     comment,
     const,
     generate,
+    generate_scenarios,
     ident,
     padded,
     pystr,
@@ -132,11 +133,45 @@ def test_generated_module_is_valid_python_and_deterministic(tiny_program):
     assert expected <= methods
 
 
-def test_disney_module_is_valid_python():
+def test_disney_module_is_valid_python_with_no_dead_code():
     compilation = compile_rules(DISNEY)
-    tree = pyast.parse(compilation.code)
-    assert any(isinstance(n, pyast.ClassDef) and n.name == "Game" for n in tree.body)
-    compile(compilation.code, str(DISNEY), "exec")
+    for code in (compilation.code,
+                 generate_scenarios(compilation.program, DISNEY.name, compilation.effects)):
+        tree = pyast.parse(code)
+        compile(code, str(DISNEY), "exec")
+        assert dead_code(tree) == []
+    assert any(isinstance(n, pyast.ClassDef) and n.name == "Game"
+               for n in pyast.parse(compilation.code).body)
+
+
+def dead_code(tree: pyast.AST) -> list[str]:
+    """Tests of a constant (`if True:`, `1 if False else 0`) and statements after a return
+    in the same block (a test of `unwinding` before the function returns 0 anyway too)."""
+    found = []
+    for node in pyast.walk(tree):
+        if isinstance(node, pyast.If | pyast.IfExp | pyast.While) and isinstance(
+                node.test, pyast.Constant):
+            found.append(f"line {node.lineno}: a constant test")
+        for block in (getattr(node, name, None) for name in ("body", "orelse")):
+            if not isinstance(block, list):
+                continue
+            for before, after in zip(block, block[1:], strict=False):
+                if isinstance(before, pyast.Return | pyast.Raise | pyast.Continue):
+                    found.append(f"line {after.lineno}: after a return")
+            if (isinstance(node, pyast.FunctionDef) and block is node.body and len(block) > 1
+                    and _returns_zero(block[-1]) and _unwinding_check(block[-2])):
+                found.append(f"line {block[-2].lineno}: a test of unwinding before return 0")
+    return found
+
+
+def _returns_zero(stmt: pyast.stmt) -> bool:
+    return isinstance(stmt, pyast.Return) and isinstance(stmt.value, pyast.Constant) and (
+        stmt.value.value == 0)
+
+
+def _unwinding_check(stmt: pyast.stmt) -> bool:
+    return isinstance(stmt, pyast.If) and pyast.unparse(stmt.test) == "self.unwinding" and (
+        not stmt.orelse and len(stmt.body) == 1 and _returns_zero(stmt.body[0]))
 
 
 def test_constants_round_trip(tiny_program):
