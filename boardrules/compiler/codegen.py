@@ -107,7 +107,7 @@ def environment() -> jinja2.Environment:
         autoescape=False,
     )
     env.filters.update(ident=ident, pystr=pystr, comment=comment, const=const,
-                       ctype=cython_type)
+                       ctype=cython_type, minus=minus, shifted=shifted)
     env.globals.update(KERNEL_ARRAYS=KERNEL_ARRAYS, KERNEL_VERSIONS=KERNEL_VERSIONS,
                        HELD_INDEX=HELD, CAPACITY=CAPACITY, raise_unknown=_unknown_attribute,
                        always_returns=always_returns)
@@ -434,6 +434,23 @@ CYTHON_TYPES = {"bool": "cython.bint", "str": "str", "check": "tuple"}
 # How `invoke` hands a C result to Python: as a C int kept for one conversion at its end
 # ("int"), as a truth value ("bool"); any other result at once
 RESULT_KINDS = {"cython.int": "int", "cython.bint": "bool"}
+
+
+def minus(offset: int) -> str:
+    """Code that subtracts an index's offset from the code before it: nothing for 0, an
+    addition for a negative one (`k + 1`, not `k - (-1)`)."""
+    offset = int(offset)  # a table of truth values has the offset False
+    if offset == 0:
+        return ""
+    return f" + {-offset}" if offset < 0 else f" - {offset}"
+
+
+def shifted(code: str, offset: int) -> str:
+    """`code` less an index's offset, folded when `code` is a literal (a constant key)."""
+    literal = {"True": "1", "False": "0"}.get(code, code)
+    if re.fullmatch(r"-?\d+", literal):
+        return str(int(literal) - int(offset))
+    return code + minus(offset)
 
 
 def cython_type(t: ir.Type) -> str:

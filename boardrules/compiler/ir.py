@@ -392,6 +392,11 @@ class Decision:
     span: Span | None = None
     lazy: bool = False  # the default policy checks only its own answer against the filter
     answer: str = "int"  # the answer's type as the trace names it: bool, int?, space...
+    # set by the index pass: how the list of options is walked (an index, in the same
+    # order), and the part of the filter the walk leaves to test; the legality of one
+    # given answer is still tested against the whole domain and filter above
+    walk: Domain | None = None
+    walk_where: Expr | None = None
 
 
 @dataclass(frozen=True)

@@ -122,8 +122,9 @@ def program(p: ir.Program) -> str:
         choice = {"bool": "bool", "int": f"{expr(d.low)}..{expr(d.high)}"}.get(
             d.kind, domain(d.var, d.domain, d.where) if d.domain else "")
         lazy = " (lazy)" if d.lazy else ""
+        walk = f"; options walk {domain(d.var, d.walk, d.walk_where)}" if d.walk else ""
         lines.append(f"decision {_signature(d.name, d.params, choice)} by {expr(d.by)} "
-                     f"default {expr(d.default) or 'none'}{lazy}")
+                     f"default {expr(d.default) or 'none'}{lazy}{walk}")
     for ix in p.indexes:
         lines.append(f"index {ix.name} on {ix.table}: offset {ix.offset}, "
                      f"starts {list(ix.starts)}, members {list(ix.items)}")

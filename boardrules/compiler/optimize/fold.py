@@ -2,9 +2,10 @@
 
 Params are inlined by the checker as constants, so `if false_param { ... }`,
 `(1 - 1)` and `true or x` are common after lowering. This pass computes what
-is known at compile time, removes branches that can never run and statements
-after an unconditional `return` or `end turn`, and reports a folded constant
-outside the language's integer range (C `int`) as a compile error.
+is known at compile time (and drops an addition of 0 or a product by 1), removes
+branches that can never run and statements after an unconditional `return` or
+`end turn`, and reports a folded constant outside the language's integer range
+(C `int`) as a compile error.
 """
 
 from __future__ import annotations
@@ -46,6 +47,17 @@ def _const(e: ir.Expr) -> int | bool | None:
     return None
 
 
+def _identity(e: ir.Binary, left: int | None, right: int | None) -> ir.Expr:
+    """`x + 0`, `0 + x`, `x - 0`, `x * 1`, `1 * x` and `x // 1` are x (an inlined
+    procedure that returns 0, such as an edition's hook left as the library wrote it)."""
+    if right is not None and (e.op in ("+", "-") and right == 0
+                              or e.op in ("*", "//") and right == 1):
+        return e.left
+    if left is not None and (e.op == "+" and left == 0 or e.op == "*" and left == 1):
+        return e.right
+    return e
+
+
 class Folder:
     """Folds one program; `span` is where a range error is reported."""
 
@@ -69,7 +81,9 @@ class Folder:
                 return self._logic(e)
             case ir.Binary(op=op) if op in _ARITHMETIC:
                 left, right = _const(e.left), _const(e.right)
-                if left is None or right is None or (op in ("//", "%") and right == 0):
+                if left is None or right is None:
+                    return _identity(e, left, right)
+                if op in ("//", "%") and right == 0:
                     return e
                 return self._int(e, _ARITHMETIC[op](left, right))
             case ir.Binary(op=op) if op in _COMPARE:

@@ -11,7 +11,9 @@ skipped for the non-members).
 Inside an aggregate, which changes nothing while it scans, a filter on a
 counter of the loop variable (`s.owner == p`) can use a counter index instead:
 the members of each value, in entity order, kept up to date by every write of
-the counter (`Program.counter_indexes`). When several conjuncts could serve, the
+the counter (`Program.counter_indexes`). The list of a decision's options, which the
+random and external policies and `legal_actions()` walk, is one too (`Decision.walk`).
+When several conjuncts could serve, the
 index with the fewest members a value on average wins: `t.group == s.group` (41
 spaces in 11 groups) over `t.owner == p` (41 spaces among 8 players and none), which
 wins over `t.rent_model == street` (41 spaces of 3 models). Without a counter to
@@ -294,7 +296,24 @@ def index_filters(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Pr
         aggregates.append(dataclasses.replace(a, domain=domain, where=where))
     functions = tuple(dataclasses.replace(f, body=tuple(indexer.stmt(s) for s in f.body))
                       for f in program.functions)
+    decisions = tuple(_option_walk(indexer, d, fx) for d in program.decisions)
     return dataclasses.replace(
-        program, aggregates=tuple(aggregates), functions=functions,
+        program, aggregates=tuple(aggregates), functions=functions, decisions=decisions,
         indexes=program.indexes + tuple(indexer.indexes.values()),
         counter_indexes=program.counter_indexes + tuple(indexer.counter_indexes.values()))
+
+
+def _option_walk(indexer: Indexer, d: ir.Decision, fx: Effects) -> ir.Decision:
+    """A decision whose options the random and external policies and `legal_actions()`
+    list by an index (Animal Crossing's cards to trade: the player's hand, not every
+    card): in entity order, as the walk of every entity, so that an option keeps its
+    number; only for a filter without effects, whose tests may be skipped."""
+    if d.domain is None or d.where is None or not fx.expr_is_clean(d.where):
+        return d
+    found = (indexer.counter_candidates(d.var, d.domain, d.where)
+             + indexer.held_candidates(d.var, d.domain, d.where)
+             + indexer.table_candidates(d.var, d.domain, d.where))
+    walk = indexer.cheapest(found)
+    if walk is None:
+        return d
+    return dataclasses.replace(d, walk=walk[0], walk_where=walk[1])

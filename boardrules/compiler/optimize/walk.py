@@ -213,7 +213,9 @@ def map_program_exprs(program: ir.Program, fn: ExprFn) -> ir.Program:
                                           high=map_expr(d.high, fn),
                                           domain=map_domain(d.domain, fn),
                                           where=map_expr(d.where, fn),
-                                          default=map_expr(d.default, fn))
+                                          default=map_expr(d.default, fn),
+                                          walk=map_domain(d.walk, fn),
+                                          walk_where=map_expr(d.walk_where, fn))
                       for d in program.decisions)
     events = {name: dataclasses.replace(event, handlers=tuple(
         dataclasses.replace(h, guard=map_expr(h.guard, fn)) for h in event.handlers))

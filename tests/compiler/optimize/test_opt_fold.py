@@ -28,6 +28,24 @@ def test_fold_removes_dead_branches_and_folds_arithmetic(editions):
     assert texts == ["  k_pay(p, -1, 3)", "  k_move(p, 1)"]
 
 
+def test_fold_drops_an_addition_of_zero_and_a_product_by_one(editions):
+    """What inlining a procedure that returns 0 or 1 leaves (`bundle_worth + goods_worth`);
+    `0 - x` is a negation and stays."""
+    body = DATA + (
+        "proc nothing(p: player) -> int { return 0 }\n"
+        "proc once(p: player) -> int { return 1 }\n"
+        "rule r { on turn(p: player) {\n"
+        "  pay(p, bank, p.cash + nothing(p))\n"
+        "  pay(p, bank, once(p) * p.cash - nothing(p))\n"
+        "  pay(p, bank, (p.cash / once(p)) - 0)\n"
+        "  pay(p, bank, 0 - p.cash)\n"
+        "} }\n")
+    after = function(editions.compile(body, until="drop-proven-checks").program, "rule_r_0")
+    assert ir_text.block(after.body) == [  # and no range check left on the cash alone
+        "  k_pay(p, -1, p.player_cash)", "  k_pay(p, -1, p.player_cash)",
+        "  k_pay(p, -1, p.player_cash)", "  k_pay(p, -1, narrow((0 - p.player_cash)))"]
+
+
 def test_fold_reports_a_constant_outside_the_integer_range(editions):
     located = editions.located(DATA + "rule r { on turn(p: player) {\n"
                                "  pay(p, bank, 2000000000 * 2)\n} }\n",

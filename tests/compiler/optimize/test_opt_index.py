@@ -134,3 +134,58 @@ def test_the_counter_index_follows_every_write(editions):
     assert game.invoke(names["best"], (1,)) == 2
     copy = game.copy()
     assert [copy.invoke(names["count"], (p,)) for p in (0, 1)] == [1, 1]
+
+
+WALK_RULES = DATA + """field card.tone: color = red
+field card.steps: int = 1
+deck luck(p: player) "Luck" {
+  card c0 "C0." keep
+  card c1 "C1." keep { tone = blue }
+  card c2 "C2." keep { steps = 2 }
+  card c3 "C3." keep { steps = 3 }
+}
+decision show(p: player) by p -> card? where c: holds(p, c) and c.tone == red {
+  prompt "Show which red card?"
+  default none
+}
+rule r { on land(p: player, s: space) {
+  draw luck(p)
+  let c = ask show(p)
+  if c != none { move(p, some(c).steps) }
+} }
+"""
+
+
+def test_a_decisions_options_walk_an_index_in_the_same_order(editions, monkeypatch):
+    """The random policy lists `show`'s options from p's hand, not every card, and picks
+    the same card as a scan of every card would (the legality of a given answer is still
+    tested against the whole filter)."""
+    from boardrules.compiler import pipeline
+    from boardrules.compiler.codegen import generate
+    from boardrules.compiler.optimize import index
+
+    def traces(program) -> list[list[str]]:
+        namespace: dict = {"__name__": "generated_under_test"}
+        exec(compile(generate(program, "ed.rules"), "<generated>", "exec"), namespace)
+        played = []
+        for seed in range(6):
+            game = namespace["Game"](3, seed=seed, policies=["random"] * 3, trace=True)
+            game.play(12)
+            played.append(game.trace())
+        return played
+
+    path = editions.write(WALK_RULES)
+    walked = pipeline.compile_rules(path).program
+    show = next(d for d in walked.decisions if d.name == "show")
+    assert show.walk.index == "held" and ir_text.expr(show.walk.key) == "p"
+    assert ir_text.expr(show.walk_where) == "(c.card_tone == 0)"
+    assert "k_holds" in calls(walk_expr(show.where))  # an answer's test: the whole filter
+    code = generate(walked, "ed.rules")
+    ask = code[code.index("def ask_show"):code.index("def ", code.index("def ask_show") + 4)]
+    assert "ixk_c: cython.int" in ask  # the walk's locals are C ints, not Python objects
+    monkeypatch.setattr(index, "_option_walk", lambda indexer, d, fx: d)
+    scanned = pipeline.compile_rules(path).program
+    assert next(d for d in scanned.decisions if d.name == "show").walk is None
+    played = traces(walked)
+    assert played == traces(scanned)
+    assert any("decides show=c3" in line for trace in played for line in trace)
