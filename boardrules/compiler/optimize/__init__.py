@@ -29,6 +29,7 @@ from .inline import inline_procedures, lift_early_exits, returns_as_expressions
 from .integers import drop_proven_checks, narrow_integers
 from .keep import keep_candidates
 from .memo import memoize_aggregates
+from .none_slots import drop_none_slots
 from .some import eliminate_some, some_of_declared_data
 from .unwinding import split_unwinding_calls
 
@@ -58,6 +59,7 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("memoize-aggregates", memoize_aggregates),
     ("keep-candidates", keep_candidates),
     ("bit-walks", bit_walks),
+    ("drop-none-slots", drop_none_slots),
     ("split-unwinding-calls", split_unwinding_calls),
 ]
 

@@ -1,0 +1,63 @@
+"""Counter indexes without the members of none, when no walk asks for them.
+
+A counter that may be none (`card.traded_by`, `space.owner`) is none for most of its
+entities most of the game. Its counter index (index.py) keeps that value's members too,
+in entity order, and every write that gives an entity a value or takes it back moves the
+entity out of that long list or into it: Animal Crossing's trades mark up to 227 cards
+one at a time, and the list of the cards in no trade was most of its random-policy
+games' time. This pass drops the slot of none from an index whose every walk asks for a
+value that cannot be none: a key whose type has no none, a count of such a value, or the
+lists of every value but some (a walk of bits does need none's members: it takes them
+out of its word). The members of the other values, and the order of every walk, stay
+as they were.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+
+from .. import ir
+from ..diagnostics import Reporter
+from .effects import Effects
+from .walk import walk_stmts
+
+
+def _may_be_none(e: ir.Expr | None) -> bool:
+    return e is not None and (e.type.optional or e.type.name == "none")
+
+
+def _walked_domains(program: ir.Program) -> Iterator[ir.Domain]:
+    for a in (*program.aggregates, *program.scenario_aggregates):
+        yield a.domain
+    for d in program.decisions:
+        if d.walk is not None:
+            yield d.walk
+    for f in (*program.functions, *program.scenario_functions):
+        for s in walk_stmts(f.body):
+            if isinstance(s, ir.Loop):
+                yield s.domain
+
+
+def uses_of_none(program: ir.Program) -> dict[str, bool]:
+    """Each counter index's name, and whether any of its uses reads the members of none."""
+    needed: dict[str, bool] = {}
+
+    def use(index: str, needs_none: bool) -> None:
+        needed[index] = needed.get(index, False) or needs_none
+
+    for d in _walked_domains(program):
+        if d.index:
+            use(d.index, d.mask is not None if d.others else _may_be_none(d.key))
+    for a in (*program.aggregates, *program.scenario_aggregates):
+        if a.counted is not None:
+            use(a.counted.counter_index, _may_be_none(a.counted.value))
+    return needed
+
+
+def drop_none_slots(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
+    needed = uses_of_none(program)
+    return dataclasses.replace(program, counter_indexes=tuple(
+        dataclasses.replace(cx, offset=0, values=cx.values - 1)
+        if cx.offset == -1 and not needed.get(cx.name, False) else cx
+        for cx in program.counter_indexes))
