@@ -108,6 +108,8 @@ def environment() -> jinja2.Environment:
     )
     env.filters.update(ident=ident, pystr=pystr, comment=comment, const=const,
                        ctype=cython_type, minus=minus, shifted=shifted)
+    # none has no slot in a counter index that keeps no members of none (none_slots.py)
+    env.tests["none_const"] = lambda e: isinstance(e, ir.Const) and e.type.name == "none"
     env.globals.update(KERNEL_ARRAYS=KERNEL_ARRAYS, KERNEL_VERSIONS=KERNEL_VERSIONS,
                        HELD_INDEX=HELD, CAPACITY=CAPACITY, raise_unknown=_unknown_attribute,
                        always_returns=always_returns)

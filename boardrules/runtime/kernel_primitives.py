@@ -544,17 +544,17 @@ class Primitives(Kernel):
         if n == 1 and not optional:
             return self.opts[0]
         kind = self.policy_of(decision, who)
-        if kind == POLICY_DEFAULT:
-            choice = default
-        elif kind == POLICY_RANDOM:
+        if kind == POLICY_RANDOM:  # one of the options by construction: no search
             i = self.policy_rng.below(n + 1 if optional else n)
             choice = -1 if i == n else self.opts[i]
+        elif kind == POLICY_DEFAULT:
+            choice = default
         else:
             options = [self.opts[i] for i in range(n)]
             if optional:
                 options.insert(0, -1)
             choice = self.external_choice(decision, who, options)
-        if not (optional and choice == -1):
+        if kind != POLICY_RANDOM and not (optional and choice == -1):
             for i in range(n):
                 if self.opts[i] == choice:
                     break

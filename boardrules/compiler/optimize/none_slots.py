@@ -6,10 +6,10 @@ in entity order, and every write that gives an entity a value or takes it back m
 entity out of that long list or into it: Animal Crossing's trades mark up to 227 cards
 one at a time, and the list of the cards in no trade was most of its random-policy
 games' time. This pass drops the slot of none from an index whose every walk asks for a
-value that cannot be none: a key whose type has no none, a count of such a value, or the
-lists of every value but some (a walk of bits does need none's members: it takes them
-out of its word). The members of the other values, and the order of every walk, stay
-as they were.
+value that cannot be none: a key whose type has no none, a count of such a value, or every
+value but some (a walk of their bits then starts from the word of every value's members,
+not from all but none's). The members of the other values, and the order of every walk,
+stay as they were.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def uses_of_none(program: ir.Program) -> dict[str, bool]:
 
     for d in _walked_domains(program):
         if d.index:
-            use(d.index, d.mask is not None if d.others else _may_be_none(d.key))
+            use(d.index, not d.others and _may_be_none(d.key))
     for a in (*program.aggregates, *program.scenario_aggregates):
         if a.counted is not None:
             use(a.counted.counter_index, _may_be_none(a.counted.value))

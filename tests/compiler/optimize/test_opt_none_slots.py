@@ -32,12 +32,30 @@ def test_an_index_walked_for_none_keeps_its_members(editions):
     assert (index.offset, index.values) == (-1, 5)
 
 
-def test_a_walk_of_bits_of_every_owner_but_some_keeps_the_members_of_none(editions):
-    """Its word takes out none's members: three spaces make `others` a walk of bits."""
-    program = editions.compile(DATA_BOARD + DATA + OWNED + (
+def test_a_walk_of_bits_of_every_owner_but_some_starts_from_every_owners_word(editions):
+    """Three spaces make `others` a walk of bits: without a word of none's members, it
+    takes the spaces with an owner (every value's word) but p's, and counts as a scan."""
+    from boardrules.compiler.codegen import generate
+    from boardrules.compiler.pipeline import compile_rules
+
+    path = editions.write(DATA_BOARD + DATA + OWNED + (
+        "proc claim(p: player, s: space) { s.owner = p }\n"
         "rule r { on land(p: player, s: space) {\n"
-        "  s.owner = p\n  move(p, others(p))\n} }\n"),
-        until="drop-none-slots", prelude=False).program
+        "  claim(p, s)\n  move(p, others(p))\n} }\n"), prelude=False)
+    program = compile_rules(path).program
     (index,) = program.counter_indexes
-    assert index.bits and uses_of_none(program) == {index.name: True}
-    assert (index.offset, index.values) == (-1, 5)
+    assert index.bits and uses_of_none(program) == {index.name: False}
+    assert (index.offset, index.values) == (0, 4)
+    code = generate(program, "ed.rules")
+    assert "self.vxany_space_owner()" in code
+    namespace: dict = {"__name__": "generated_under_test"}
+    exec(compile(code, "<generated>", "exec"), namespace)  # noqa: S102 - the point of the test
+    game = namespace["Game"](3, seed=1)
+    others = next(a.name for a in program.aggregates if a.kind == "count")
+    for seat, space in ((0, 2), (1, 0), (2, 1), (0, 0), (1, 2)):
+        game.invoke("proc_claim", (seat, space))
+        owners = [game.state_get("c_space_owner", s) for s in range(3)]
+        for p in range(3):
+            assert game.invoke(others, (p,)) == sum(o not in (-1, p) for o in owners)
+    game.state_set("c_space_owner", 1, -1)
+    assert [game.invoke(others, (p,)) for p in range(3)] == [1, 1, 2]  # owners: p1, none, p2
