@@ -89,9 +89,12 @@ def cache_root() -> Path:
 
 @lru_cache(maxsize=1)
 def cython_version() -> str:
-    """Cython's version, read without importing Cython (it would slow a cached load)."""
+    """Cython's version, read without importing Cython (it would slow a cached load); ""
+    without Cython, which only a compiled build needs (it then says so)."""
     spec = find_spec("Cython")
-    if spec is not None and spec.submodule_search_locations:
+    if spec is None:
+        return ""
+    if spec.submodule_search_locations:
         shadow = Path(next(iter(spec.submodule_search_locations))) / "Shadow.py"
         try:
             found = re.search(r'^__version__ = "([^"]+)"', shadow.read_text(), re.MULTILINE)
@@ -357,6 +360,9 @@ def step(name: str, size: int = 0) -> Iterator[None]:
 def _compile(source: Path, extension: Path) -> None:
     from . import cython_process
 
+    if not cython_version():
+        raise BuildError("Cython is not installed: install it (pip install cython), "
+                         "or use --backend interpreted")
     c_file = source.with_suffix(".c")
     arguments = ["-3", "--fast-fail", *CYTHON_DIRECTIVES, "-o", str(c_file), str(source)]
     with step("Cython", source.stat().st_size):

@@ -231,6 +231,22 @@ def test_compile_reports_a_missing_c_compiler(cache, tiny_copy, monkeypatch):
     assert leftovers(cache) == []
 
 
+def test_compile_reports_a_missing_cython(cache, tiny_copy, monkeypatch):
+    """Without Cython the interpreted backend still works; a compiled build says what is
+    missing (the command line prints it on one line)."""
+    monkeypatch.setattr(build, "find_spec", lambda name: None)
+    build.cython_version.cache_clear()
+    try:
+        compilation = compile_rules(tiny_copy)
+        artifact = build.write_source(compilation)
+        with pytest.raises(build.BuildError, match="Cython is not installed"):
+            build.build_extension(compilation)
+        assert artifact.source.is_file() and not artifact.extension.exists()
+        assert leftovers(cache) == []
+    finally:
+        build.cython_version.cache_clear()
+
+
 def import_file(name: str, path: Path, extension: bool):
     loader_type = (importlib.machinery.ExtensionFileLoader if extension
                    else importlib.machinery.SourceFileLoader)
