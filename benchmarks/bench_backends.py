@@ -1,8 +1,8 @@
 """Compiled vs interpreted vs the C reference: turns per second, in one run, on one core.
 
     python benchmarks/bench_backends.py [EDITION] [--games N] [--compiled-games M]
-        [--players K] [--seed S] [--repeat R] [--core C] [--cref PATH]
-        [--cref-games G] [--cref-seed S] [--json FILE]
+        [--players K] [--policy default|random] [--seed S] [--repeat R] [--core C]
+        [--cref PATH] [--cref-games G] [--cref-seed S] [--json FILE]
 
 The process is pinned to one core (default: the last CPU). Both backends play
 the same seeded games (the turn counts are checked); the compiled backend may
@@ -13,6 +13,8 @@ run on the same core; its turns/s is the speed limit the others are compared to.
 The engines take turns, --repeat rounds of one pass each, and each keeps its best
 round: a slow spell of a shared machine falls on all of them alike.
 It plays classic Monopoly, not the edition: compare turns/s, not games/s.
+`--policy random` plays every seat with the random policy, which lists every legal
+option of every decision (as an agent's `legal_actions()` does).
 Not a test: performance is measured here, not asserted.
 """
 
@@ -39,12 +41,13 @@ CREF_DEFAULT = Path(__file__).resolve().parents[1].parent / "shared/reference/cr
 CFLAGS = ["-O2", "-march=native"]
 
 
-def play_once(module: ModuleType, games: int, players: int, seed: int) -> tuple[float, list[int]]:
+def play_once(module: ModuleType, games: int, players: int, seed: int,
+              policy: str = "default") -> tuple[float, list[int]]:
     """Wall time of one pass over the seeded games, and each game's turns."""
     turns = []
     started = time.perf_counter()
     for index in range(games):
-        game = module.Game(players, seed=game_seed(seed, index))
+        game = module.Game(players, seed=game_seed(seed, index), policies=[policy] * players)
         game.play()
         turns.append(game.turn)
     return time.perf_counter() - started, turns
@@ -87,6 +90,9 @@ def main() -> int:
     parser.add_argument("--compiled-games", type=int, default=2000,
                         help="games on the compiled backend (at least --games)")
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--policy", choices=("default", "random"), default="default",
+                        help="every seat's built-in policy (random: the options of every "
+                        "decision listed, as agents see them; the C reference plays its own)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--core", type=int, default=max(os.sched_getaffinity(0)))
@@ -116,9 +122,11 @@ def main() -> int:
     with ExitStack() as stack:
         binary = None if note else stack.enter_context(built_cref(gcc, args.cref))
         for _ in range(args.repeat):
-            seconds, turns_i = play_once(interpreted, args.games, args.players, args.seed)
+            seconds, turns_i = play_once(interpreted, args.games, args.players, args.seed,
+                                         args.policy)
             keep_best("interpreted", figures(seconds, sum(turns_i), args.games))
-            seconds, turns_c = play_once(compiled, compiled_games, args.players, args.seed)
+            seconds, turns_c = play_once(compiled, compiled_games, args.players, args.seed,
+                                         args.policy)
             keep_best("compiled", figures(seconds, sum(turns_c), compiled_games))
             if turns_c[:args.games] != turns_i:
                 print("error: the backends played different games", file=sys.stderr)
@@ -133,7 +141,8 @@ def main() -> int:
         ratios["compiled/C"] = rate["compiled"] / rate["C reference"]
         ratios["interpreted/C"] = rate["interpreted"] / rate["C reference"]
 
-    print(f"{args.edition}, {args.players} players, seed {args.seed}, core {args.core}, "
+    policy = "" if args.policy == "default" else f", {args.policy} policy"
+    print(f"{args.edition}, {args.players} players{policy}, seed {args.seed}, core {args.core}, "
           f"best of {args.repeat} rounds in turn; {sum(turns_i)} turns in the {args.games} "
           "shared games")
     print(f"{'engine':<14}{'games':>8}{'turns':>12}{'seconds':>10}{'games/s':>11}"
@@ -146,7 +155,7 @@ def main() -> int:
     for name, ratio in ratios.items():
         print(f"{name + ' (turns/s):':<32}{Decimal(f'{ratio:.3g}'):f}x")
     if args.json:
-        settings = {"edition": args.edition, "games": args.games,
+        settings = {"edition": args.edition, "policy": args.policy, "games": args.games,
                     "compiled_games": compiled_games, "players": args.players,
                     "seed": args.seed, "repeat": args.repeat, "core": args.core,
                     "cref": str(args.cref), "cref_games": args.cref_games,

@@ -28,3 +28,14 @@ def test_the_backends_benchmark_reports_each_engine_and_the_ratios(tmp_path):
         assert "compiled/C" in report["ratios"]
     else:
         assert "C reference skipped" in run.stdout
+
+
+def test_the_backends_benchmark_plays_the_random_policy_on_request(tmp_path):
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks/bench_backends.py"), "animal_crossing",
+         "--policy", "random", "--games", "2", "--compiled-games", "2", "--repeat", "1",
+         "--cref", str(tmp_path / "none.c")],
+        capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert "animal_crossing, 4 players, random policy" in run.stdout
+    assert "C reference skipped" in run.stdout and "compiled/interpreted" in run.stdout
