@@ -144,6 +144,22 @@ def test_disney_module_is_valid_python_with_no_dead_code():
                for n in pyast.parse(compilation.code).body)
 
 
+def test_every_function_of_the_generated_game_says_what_it_is(tiny_program):
+    """A comment or docstring opens each method of Game (the rule, procedure, decision,
+    aggregate, event or game property it comes from): generated code a person can read."""
+    lines = generate(tiny_program, "tiny.rules").splitlines()
+    game = next(n for n in pyast.parse("\n".join(lines)).body
+                if isinstance(n, pyast.ClassDef) and n.name == "Game")
+    def opening(f: pyast.FunctionDef) -> str:
+        """The line after the signature (which may run over several lines)."""
+        end = next(i for i in range(f.lineno - 1, len(lines)) if lines[i].rstrip().endswith(":"))
+        return lines[end + 1].strip()
+
+    silent = [f.name for f in game.body if isinstance(f, pyast.FunctionDef)
+              and not opening(f).startswith(("#", '"""'))]
+    assert silent == []
+
+
 def dead_code(tree: pyast.AST) -> list[str]:
     """Tests of a constant (`if True:`, `1 if False else 0`) and statements after a return
     in the same block (a test of `unwinding` before the function returns 0 anyway too)."""
