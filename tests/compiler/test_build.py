@@ -267,6 +267,9 @@ def test_build_extension_of_the_tiny_edition(cache, tiny_copy, monkeypatch):
     artifact = build.build_extension(compilation)
     assert artifact == source_artifact
     assert artifact.extension.is_file()
+    # the module's source, its extension and their sums: not Cython's intermediate C
+    assert sorted(p.suffix for p in artifact.directory.iterdir()) == [".py", ".so", ".sum",
+                                                                     ".sum"]
     assert artifact.source.stat().st_ino == inode  # the published source stays
     assert leftovers(cache) == []
 
