@@ -165,7 +165,8 @@ def lowest_bit(word: cython.ulonglong) -> cython.int:
     (interpreted, Python's own integers find it faster than the table)."""
     if cython.compiled:
         return LOWEST_BIT[(((word & (~word + 1)) * DE_BRUIJN) & MASK) >> 58]
-    return (word & -word).bit_length() - 1
+    else:  # (an else, not a return after the if: Cython drops it without a warning)
+        return (word & -word).bit_length() - 1
 
 
 @cython.cfunc
@@ -175,7 +176,8 @@ def bit_of(x: cython.int) -> cython.ulonglong:
     """The word with only bit x set (x from 0 to 63)."""
     if cython.compiled:
         return cython.cast(cython.ulonglong, 1) << x
-    return 1 << x
+    else:
+        return 1 << x
 
 
 @cython.cfunc
