@@ -253,7 +253,7 @@ def ensure_extension(artifact: Artifact) -> Artifact:
     def build(tmp: Path) -> None:
         shutil.copy2(artifact.source, tmp / artifact.source.name)
         _compile(tmp / artifact.source.name, tmp / artifact.extension.name)
-        # Cython's C (3 MB for Disney) served the C compiler only: not kept in the cache
+        # Cython's C (megabytes for a full edition) served the C compiler only: not kept
         (tmp / artifact.source.name).with_suffix(".c").unlink(missing_ok=True)
         seal(tmp / artifact.extension.name)
 

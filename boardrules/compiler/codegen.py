@@ -22,7 +22,7 @@ from .error_codes import ErrorCode
 from .kernel_facts import kernel_constants, kernel_source
 from .optimize.effects import Effects, analyse, node_unwinds
 from .optimize.fold import Folder, negate
-from .optimize.index import HELD
+from .optimize.index import HELD, is_none_const
 from .optimize.integers import Ranges
 from .optimize.memo import KERNEL_VERSIONS, MemoVersions
 from .optimize.walk import body_exprs, map_expr, walk_stmts
@@ -107,9 +107,9 @@ def environment() -> jinja2.Environment:
         autoescape=False,
     )
     env.filters.update(ident=ident, pystr=pystr, comment=comment, const=const,
-                       ctype=cython_type, minus=minus, shifted=shifted)
+                       ctype=cython_type, minus=minus)
     # none has no slot in a counter index that keeps no members of none (none_slots.py)
-    env.tests["none_const"] = lambda e: isinstance(e, ir.Const) and e.type.name == "none"
+    env.tests["none_const"] = is_none_const
     env.globals.update(KERNEL_ARRAYS=KERNEL_ARRAYS, KERNEL_VERSIONS=KERNEL_VERSIONS,
                        HELD_INDEX=HELD, CAPACITY=CAPACITY, raise_unknown=_unknown_attribute,
                        always_returns=always_returns)
@@ -445,14 +445,6 @@ def minus(offset: int) -> str:
     if offset == 0:
         return ""
     return f" + {-offset}" if offset < 0 else f" - {offset}"
-
-
-def shifted(code: str, offset: int) -> str:
-    """`code` less an index's offset, folded when `code` is a literal (a constant key)."""
-    literal = {"True": "1", "False": "0"}.get(code, code)
-    if re.fullmatch(r"-?\d+", literal):
-        return str(int(literal) - int(offset))
-    return code + minus(offset)
 
 
 def cython_type(t: ir.Type) -> str:

@@ -73,7 +73,8 @@ def key_ok(key: ir.Expr, var: str, fx: Effects) -> bool:
         isinstance(n, ir.Local) and n.name == var for n in walk_expr(key))
 
 
-def _is_none(e: ir.Expr) -> bool:
+def is_none_const(e: ir.Expr) -> bool:
+    """The constant none (an excluded value of a walk of every value but some)."""
     return isinstance(e, ir.Const) and e.type.name == "none"
 
 
@@ -152,6 +153,13 @@ class Indexer:
 
         return self._candidates(domain, where, match)
 
+    def kept_candidates(self, var: str, domain: ir.Domain, where: ir.Expr | None
+                        ) -> list[_Candidate]:
+        """The indexes that the game's writes keep (a counter's members, a hand) and that
+        could serve the filter."""
+        return (self.counter_candidates(var, domain, where)
+                + self.held_candidates(var, domain, where))
+
     def others_rewrite(self, var: str, domain: ir.Domain, where: ir.Expr | None
                        ) -> tuple[ir.Domain, ir.Expr | None] | None:
         """A counter index walked for every value but `none` and the others the leading
@@ -172,7 +180,7 @@ class Indexer:
                     excluded.append(key)
                     used.append(c)
                     break
-        if counter is None or not any(_is_none(e) for e in excluded):
+        if counter is None or not any(is_none_const(e) for e in excluded):
             return None
         rest = [c for c in conjuncts if not any(c is u for u in used)]
         return (dataclasses.replace(domain, index=self._counter_index(counter).name,
@@ -285,8 +293,7 @@ def index_filters(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Pr
     aggregates = []
     for a in program.aggregates:
         pure = a.name not in fx.impure
-        counted = indexer.counter_candidates(a.var, a.domain, a.where) \
-            + indexer.held_candidates(a.var, a.domain, a.where) if pure else []
+        counted = indexer.kept_candidates(a.var, a.domain, a.where) if pure else []
         # the members of the other values (the spaces others own) before a table index
         others = None
         if not counted and pure and _order_free(a, fx):
@@ -305,13 +312,12 @@ def index_filters(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Pr
 
 def _option_walk(indexer: Indexer, d: ir.Decision, fx: Effects) -> ir.Decision:
     """A decision whose options the random and external policies and `legal_actions()`
-    list by an index (Animal Crossing's cards to trade: the player's hand, not every
+    list by an index (the cards a player may trade: that player's hand, not every
     card): in entity order, as the walk of every entity, so that an option keeps its
     number; only for a filter without effects, whose tests may be skipped."""
     if d.domain is None or d.where is None or not fx.expr_is_clean(d.where):
         return d
-    found = (indexer.counter_candidates(d.var, d.domain, d.where)
-             + indexer.held_candidates(d.var, d.domain, d.where)
+    found = (indexer.kept_candidates(d.var, d.domain, d.where)
              + indexer.table_candidates(d.var, d.domain, d.where))
     walk = indexer.cheapest(found)
     if walk is None:

@@ -3,9 +3,9 @@
 A counter that may be none (`card.traded_by`, `space.owner`) is none for most of its
 entities most of the game. Its counter index (index.py) keeps that value's members too,
 in entity order, and every write that gives an entity a value or takes it back moves the
-entity out of that long list or into it: Animal Crossing's trades mark up to 227 cards
-one at a time, and the list of the cards in no trade was most of its random-policy
-games' time. This pass drops the slot of none from an index whose every walk asks for a
+entity out of that long list or into it: a trade that marks a player's cards one at a
+time, then clears them, shifts the list of the hundreds of cards in no trade at every
+mark. This pass drops the slot of none from an index whose every walk asks for a
 value that cannot be none: a key whose type has no none, a count of such a value, or every
 value but some (a walk of their bits then starts from the word of every value's members,
 not from all but none's). The members of the other values, and the order of every walk,
