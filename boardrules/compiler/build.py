@@ -365,6 +365,12 @@ def _compile(source: Path, extension: Path) -> None:
     if not cython_version():
         raise BuildError("Cython is not installed: install it (pip install cython), "
                          "or use --backend interpreted")
+    # before Cython's seconds of work: without a C compiler they would be lost
+    compiler_cmd = c_compiler()
+    if shutil.which(compiler_cmd[0]) is None:
+        raise BuildError(
+            f"no C compiler found ('{compiler_cmd[0]}'): install gcc, or use --backend interpreted"
+        )
     c_file = source.with_suffix(".c")
     arguments = ["-3", "--fast-fail", *CYTHON_DIRECTIVES, "-o", str(c_file), str(source)]
     with step("Cython", source.stat().st_size):
@@ -373,11 +379,6 @@ def _compile(source: Path, extension: Path) -> None:
         except OSError as exc:
             raise BuildError(f"cannot run Cython: {exc}") from None
         _check(status, out, err, "Cython")
-    compiler_cmd = c_compiler()
-    if shutil.which(compiler_cmd[0]) is None:
-        raise BuildError(
-            f"no C compiler found ('{compiler_cmd[0]}'): install gcc, or use --backend interpreted"
-        )
     include = sysconfig.get_paths()["include"]
     command = [*compiler_cmd, *c_flags(), f"-I{include}", "-o", str(extension), str(c_file)]
     with step("C compiler", c_file.stat().st_size):

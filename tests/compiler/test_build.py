@@ -224,9 +224,11 @@ def test_compile_reports_a_missing_c_compiler(cache, tiny_copy, monkeypatch):
     monkeypatch.setenv("CC", "no-such-compiler-boardrules")  # part of the key: set it first
     compilation = compile_rules(tiny_copy)
     artifact = build.write_source(compilation)
-    monkeypatch.setattr(cython_process, "run", lambda arguments: (0, "", ""))  # skip Cython
+    ran = []
+    monkeypatch.setattr(cython_process, "run", lambda arguments: ran.append(arguments))
     with pytest.raises(build.BuildError, match="no C compiler found"):
         build.build_extension(compilation)
+    assert ran == [], "Cython's work would be lost: the compiler is looked for first"
     assert not artifact.extension.exists()
     assert leftovers(cache) == []
 
