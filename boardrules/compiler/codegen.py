@@ -164,9 +164,26 @@ def nonnegative(e: ir.Expr, tables: dict[str, ir.TableData]) -> bool:
     return False
 
 
-def indexed_loop_vars(body: tuple[ir.Stmt, ...]) -> list[str]:
-    """Variables of the loops in a body that iterate an index (they need typed counters)."""
-    return sorted({s.var for s in walk_stmts(body) if isinstance(s, ir.Loop) and s.domain.index})
+def walk_local_decls(var: str, domain: ir.Domain) -> list[tuple[str, str]]:
+    """The C locals (name, Cython type) of a walk of `domain` by `var` (loop_head's): an
+    index's position and key, a word of bits, or the position among the others. Declared C
+    ints, or Cython makes them Python objects and the loop a Python loop."""
+    names = []
+    if domain.index and domain.mask is None or domain.kept:
+        names += [ident(var, "ix_"), ident(var, "ixk_")]
+    if domain.mask is not None:
+        return [*((n, "cython.int") for n in names), (ident(var, "bits_"), "cython.ulonglong")]
+    if domain.others:
+        names.append(ident(var, "ixn_"))
+    return [(n, "cython.int") for n in names]
+
+
+def loop_walk_locals(body: tuple[ir.Stmt, ...]) -> list[tuple[str, str]]:
+    """The walk locals of the statement loops of a body that walk an index, once each."""
+    found = {name_type: None for s in sorted(
+        (s for s in walk_stmts(body) if isinstance(s, ir.Loop) and s.domain.index),
+        key=lambda s: s.var) for name_type in walk_local_decls(s.var, s.domain)}
+    return list(found)
 
 
 def pass_mask(program: ir.Program, fx: Effects) -> list[int]:
@@ -260,7 +277,8 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
         "unwinding_call": lambda e: node_unwinds(e, effects),
         "c_division": lambda e: (nonnegative(e.left, tables) and isinstance(e.right, ir.Const)
                                  and nonnegative(e.right, tables) and e.right.value != 0),
-        "indexed_loop_vars": indexed_loop_vars,
+        "walk_local_decls": walk_local_decls,
+        "loop_walk_locals": loop_walk_locals,
         "hoisted_guards": hoisted_guards(program, effects),
         "recursive_functions": [f.name for f in program.functions if f.name in effects.recursive],
         "inlined_functions": inlined_functions(program, effects),

@@ -49,11 +49,20 @@ def load_sources(edition_path: Path, search: list[Path] | None = None) -> Source
                       code=ErrorCode.UNREADABLE_FILE)]
         ) from None
     texts[path] = text
-    edition = parse(text, path)
+    edition = _parsed_edition(text, path)
     libraries: list[ast.Module] = []
     search = search_path(edition_path) if search is None else search
     _load_imports(edition, search, texts, libraries, (path,))
     return SourceSet(edition, tuple(libraries), texts)
+
+
+@lru_cache(maxsize=8)
+def _parsed_edition(text: str, path: str) -> ast.Module:
+    """An edition's syntax tree (immutable), parsed once per process while its text stays
+    the same: parsing is a third of the front end, which a process may run on one edition
+    several times (the suite's workers, `check` then `coverage`). Few are kept: a mutation
+    run parses hundreds of variants of one edition."""
+    return parse(text, path)
 
 
 @lru_cache(maxsize=256)

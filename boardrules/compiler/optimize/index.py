@@ -13,10 +13,10 @@ counter of the loop variable (`s.owner == p`) can use a counter index instead:
 the members of each value, in entity order, kept up to date by every write of
 the counter (`Program.counter_indexes`). The list of a decision's options, which the
 random and external policies and `legal_actions()` walk, is one too (`Decision.walk`).
-When several conjuncts could serve, the
-index with the fewest members a value on average wins: `t.group == s.group` (41
-spaces in 11 groups) over `t.owner == p` (41 spaces among 8 players and none), which
-wins over `t.rent_model == street` (41 spaces of 3 models). Without a counter to
+When several conjuncts could serve, the index with the fewest members a value on
+average wins: on a board of many small groups, `t.group == s.group` over `t.owner ==
+p` (the spaces among the players and none), which wins over a table field of a few
+values such as `t.rent_model == street`. Without a counter to
 match, `s.owner != none and s.owner != p` walks the members of every other value,
 before any table index, in an aggregate whose result does not depend on the
 order it meets its members (its filter and value pure and safe; `best` then breaks a tie
