@@ -95,11 +95,12 @@ def test_missing_c_compiler_is_reported_and_keeps_the_cache(tmp_path):
 
     env = dict(os.environ, CC="no-such-compiler-xyz", BOARDRULES_CACHE=str(env_cache))
     result = subprocess.run([sys.executable, "-m", "boardrules.cli", "compile",
-                             "disney_theme_park"], cwd=ROOT, capture_output=True, text=True,
-                            env=env, timeout=600)
+                             "tests/fixtures/tiny/tiny.rules"], cwd=ROOT, capture_output=True,
+                            text=True, env=env, timeout=600)
     assert result.returncode == 1
     assert "no C compiler" in result.stderr and "Traceback" not in result.stderr
-    generated = list(env_cache.glob("br_disney_theme_park_*/*.py"))
+    assert result.stderr.splitlines()[-1].startswith("boardrules: error: no C compiler")
+    generated = list(env_cache.glob("br_tiny_*/*.py"))
     assert generated, "the generated module stays in the cache"
 
 

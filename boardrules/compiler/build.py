@@ -112,6 +112,11 @@ def c_compiler() -> list[str]:
     return (os.environ.get("CC") or sysconfig.get_config_var("CC") or "gcc").split()
 
 
+def c_compiler_found() -> bool:
+    """Whether the C compiler command is there to run (a build without it stops at once)."""
+    return shutil.which(c_compiler()[0]) is not None
+
+
 def opt_level() -> str:
     """The C optimization level: `$BOARDRULES_OPT_LEVEL`, else the shipped one."""
     level = os.environ.get(OPT_LEVEL_ENV) or DEFAULT_OPT_LEVEL
@@ -367,7 +372,7 @@ def _compile(source: Path, extension: Path) -> None:
                          "or use --backend interpreted")
     # before Cython's seconds of work: without a C compiler they would be lost
     compiler_cmd = c_compiler()
-    if shutil.which(compiler_cmd[0]) is None:
+    if not c_compiler_found():
         raise BuildError(
             f"no C compiler found ('{compiler_cmd[0]}'): install gcc, or use --backend interpreted"
         )

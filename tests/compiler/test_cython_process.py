@@ -38,3 +38,10 @@ def test_a_process_no_build_needed_ends_with_its_starter():
     (process,) = cython_process._ahead
     cython_process._stop_unused()
     assert cython_process._ahead == [] and process.poll() is not None
+
+
+def test_no_process_is_started_ahead_of_a_build_without_a_c_compiler(monkeypatch):
+    """The build stops before Cython then: a process started ahead would be wasted."""
+    monkeypatch.setenv("CC", "no-such-compiler-boardrules")
+    cython_process.start_ahead()
+    assert cython_process._ahead == []
