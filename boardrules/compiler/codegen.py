@@ -168,22 +168,24 @@ def walk_local_decls(var: str, domain: ir.Domain) -> list[tuple[str, str]]:
     """The C locals (name, Cython type) of a walk of `domain` by `var` (loop_head's): an
     index's position and key, a word of bits, or the position among the others. Declared C
     ints, or Cython makes them Python objects and the loop a Python loop."""
-    names = []
+    decls = []
     if domain.index and domain.mask is None or domain.kept:
-        names += [ident(var, "ix_"), ident(var, "ixk_")]
+        decls += [(ident(var, "ix_"), "cython.int"), (ident(var, "ixk_"), "cython.int")]
     if domain.mask is not None:
-        return [*((n, "cython.int") for n in names), (ident(var, "bits_"), "cython.ulonglong")]
-    if domain.others:
-        names.append(ident(var, "ixn_"))
-    return [(n, "cython.int") for n in names]
+        decls.append((ident(var, "bits_"), "cython.ulonglong"))
+    elif domain.others:
+        decls.append((ident(var, "ixn_"), "cython.int"))
+    return decls
 
 
 def loop_walk_locals(body: tuple[ir.Stmt, ...]) -> list[tuple[str, str]]:
     """The walk locals of the statement loops of a body that walk an index, once each."""
-    found = {name_type: None for s in sorted(
-        (s for s in walk_stmts(body) if isinstance(s, ir.Loop) and s.domain.index),
-        key=lambda s: s.var) for name_type in walk_local_decls(s.var, s.domain)}
-    return list(found)
+    loops = sorted((s for s in walk_stmts(body) if isinstance(s, ir.Loop) and s.domain.index),
+                   key=lambda s: s.var)
+    decls: dict[tuple[str, str], None] = {}
+    for loop in loops:
+        decls.update(dict.fromkeys(walk_local_decls(loop.var, loop.domain)))
+    return list(decls)
 
 
 def pass_mask(program: ir.Program, fx: Effects) -> list[int]:
