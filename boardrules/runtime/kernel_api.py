@@ -62,7 +62,7 @@ class KernelApi(Primitives):
                 raise RuleError(f"no decision named {key!r}")
         old = self.answers_left()
         self.forced = {name: [int(a) for a in queue] for name, queue in queues.items()}
-        self.n_forced = sum(len(queue) for queue in self.forced.values())
+        self.n_forced = sum([len(queue) for queue in self.forced.values()])
         self.refresh_plain()
         return old
 
@@ -82,7 +82,11 @@ class KernelApi(Primitives):
         remaining = self.deck_order(d)
         chosen = []
         for card in cards:
-            copy = next((c for c in remaining if CARD_KINDS[c] == CARD_KINDS[card]), -1)
+            copy = -1
+            for c in remaining:
+                if CARD_KINDS[c] == CARD_KINDS[card]:
+                    copy = c
+                    break
             if copy < 0:
                 raise RuleError(f"card {CARD_IDS[card]} is not in deck {DECK_NAMES[d]}")
             remaining.remove(copy)
@@ -98,7 +102,7 @@ class KernelApi(Primitives):
         if decision not in DECISION_NAMES:
             raise RuleError(f"no decision named {decision!r}")
         key = decision if who < 0 else forced_key(decision, who)
-        self.forced.setdefault(key, []).extend(int(a) for a in answers)
+        self.forced.setdefault(key, []).extend([int(a) for a in answers])
         self.n_forced += len(answers)
         self.refresh_plain()
 

@@ -259,7 +259,7 @@ class Primitives(Kernel):
 
     def k_paid(self, payer: int, payee: int) -> int:
         """The total paid from payer to payee so far (-1: the Bank), when the ledger is on."""
-        return sum(amount for _, a, b, amount in self.ledger if a == payer and b == payee)
+        return sum([amount for _, a, b, amount in self.ledger if a == payer and b == payee])
 
     # ---- the board, as the rules ask about it ----------------------------------
     @cython.cfunc
