@@ -37,7 +37,13 @@ from .harness.simulate import (
     write_records,
 )
 from .progress import BuildProgress
-from .runtime.loader import BACKENDS, EditionNotFound, publish_compilation, resolve_edition
+from .runtime.loader import (
+    BACKENDS,
+    EditionNotFound,
+    compile_edition,
+    publish_compilation,
+    resolve_edition,
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -162,6 +168,8 @@ def _compile(name: str, until: str = "codegen", after_pass=None):
     path = resolve_edition(name)
     if after_pass is not None:  # the IR goes to the terminal: no progress bar over it
         return compile_rules(path, until=until, after_pass=after_pass)
+    if until == "codegen":
+        return compile_edition(path)
     with step("front end", path.stat().st_size):
         return compile_rules(path, until=until)
 

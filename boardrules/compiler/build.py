@@ -331,7 +331,7 @@ def clean_cache() -> int:
     entries = [p for p in root.iterdir() if p.is_dir() and p.name.startswith(("br_", ".br_"))]
     for entry in entries:
         shutil.rmtree(entry, ignore_errors=True)
-    for other in (*root.glob("*.lock"), root / "index"):
+    for other in (*root.glob("*.lock"), root / "index", root / "front-end"):
         if other.is_dir():
             shutil.rmtree(other, ignore_errors=True)
         elif other.exists():

@@ -23,10 +23,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .. import __version__
 from .build import cache_root, toolchain
 from .libpath import find_library, search_path
 
@@ -58,6 +60,12 @@ def _toolchain_digest(versions_and_flags: tuple[str, ...]) -> bytes:
         digest.update(f"\0{path.relative_to(PACKAGE).as_posix()}\0{len(data)}\0".encode())
         digest.update(data)
     return digest.digest()
+
+
+def front_end_digest() -> bytes:
+    """A hash of what decides the front end's result besides the rules files: the
+    compiler's sources and the versions (not the C flags, which only the build reads)."""
+    return _toolchain_digest((__version__, sys.version))
 
 
 def _entry_file(name: str, text: str) -> Path:
@@ -96,14 +104,22 @@ def lookup(edition: Path) -> str | None:
         return None
     for record in _read(entry):
         try:
-            inputs, digest, artifact = record["inputs"], record["digest"], record["artifact"]
-            texts = [(name, (edition.parent / name).read_text(encoding="utf-8"))
-                     for name in inputs]
-            if _inputs_digest(texts) == digest and _same_libraries(edition, inputs):
-                return str(artifact)
-        except (OSError, UnicodeDecodeError, KeyError, TypeError):
+            if unchanged(edition, record["inputs"], record["digest"]):
+                return str(record["artifact"])
+        except (KeyError, TypeError):
             continue
     return None
+
+
+def unchanged(edition: Path, inputs: list[str], digest: str) -> bool:
+    """Whether the files besides the (resolved) edition that a compilation read, named
+    relative to its folder, still hash to `digest`, each library being still the one the
+    search path finds first."""
+    try:
+        texts = [(name, (edition.parent / name).read_text(encoding="utf-8")) for name in inputs]
+        return _inputs_digest(texts) == digest and _same_libraries(edition, inputs)
+    except (OSError, UnicodeDecodeError, TypeError):
+        return False
 
 
 def _same_libraries(edition: Path, inputs: list[str]) -> bool:
@@ -131,6 +147,13 @@ def input_texts(compilation: Compilation) -> list[tuple[str, str]]:
     return [(Path(os.path.relpath(p.resolve(), folder)).as_posix(), text) for p, text in found]
 
 
+def inputs_of(compilation: Compilation) -> tuple[list[str], str]:
+    """The names of the files besides the edition that went into the compilation, and a
+    hash of their texts (what `unchanged` checks)."""
+    texts = input_texts(compilation)
+    return [name for name, _ in texts], _inputs_digest(texts)
+
+
 def record(compilation: Compilation, artifact: str) -> None:
     """Remember that the compilation's files make `artifact` (best effort: the index
     only saves time, so a read-only cache or a race loses nothing)."""
@@ -139,9 +162,8 @@ def record(compilation: Compilation, artifact: str) -> None:
     try:
         entry = _entry_file(compilation.path.name,
                             compilation.sources.texts[str(compilation.path)])
-        texts = input_texts(compilation)
-        new = {"inputs": [name for name, _ in texts], "digest": _inputs_digest(texts),
-               "artifact": artifact}
+        inputs, digest = inputs_of(compilation)
+        new = {"inputs": inputs, "digest": digest, "artifact": artifact}
         records = [new, *(r for r in _read(entry) if r != new)][:KEPT]
         entry.parent.mkdir(parents=True, exist_ok=True)
         tmp = entry.with_name(f".{entry.name}.{os.getpid()}")

@@ -106,11 +106,20 @@ def load_module(name_or_path: str, backend: str = "compiled") -> ModuleType:
 
 
 def compile_edition(path: Path) -> Compilation:
-    """Run the front end on a rules file (a build step a progress display can show)."""
+    """The front end's result for a rules file: read back when its files are unchanged
+    since it last ran (compiler/front_end_cache.py), else run (a build step a progress
+    display can show) and kept."""
+    from ..compiler import front_end_cache
+
+    kept = front_end_cache.load(path)
+    if kept is not None:
+        return kept
     from ..compiler.pipeline import compile_rules
 
     with step("front end", path.stat().st_size):
-        return compile_rules(path)
+        compilation = compile_rules(path)
+    front_end_cache.keep(compilation)
+    return compilation
 
 
 def load_generated(module_name: str, code: str, backend: str) -> ModuleType:

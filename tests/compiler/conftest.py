@@ -6,6 +6,7 @@ so `import x` in the edition finds <tmp>/lib/x.rules.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -104,3 +105,22 @@ def editions(tmp_path) -> EditionFactory:
 def module_editions(tmp_path_factory) -> EditionFactory:
     """Editions a whole test module shares: one build serves all its tests."""
     return EditionFactory(tmp_path_factory.mktemp("editions"))
+
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch) -> Path:
+    """A private, empty cache ($BOARDRULES_CACHE) for the test."""
+    root = tmp_path / "cache"
+    monkeypatch.setenv("BOARDRULES_CACHE", str(root))
+    return root
+
+
+@pytest.fixture
+def tiny_copy(tmp_path) -> Path:
+    """A private copy of the tiny edition and its library, free to edit."""
+    shutil.copytree(FIXTURES / "tiny", tmp_path / "rules" / "tiny")
+    shutil.copytree(FIXTURES / "lib", tmp_path / "rules" / "lib")
+    return tmp_path / "rules" / "tiny" / "tiny.rules"

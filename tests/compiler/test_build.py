@@ -19,21 +19,6 @@ ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 
 
-@pytest.fixture
-def cache(tmp_path, monkeypatch) -> Path:
-    root = tmp_path / "cache"
-    monkeypatch.setenv("BOARDRULES_CACHE", str(root))
-    return root
-
-
-@pytest.fixture
-def tiny_copy(tmp_path) -> Path:
-    """A private copy of the tiny edition and its library, free to edit."""
-    shutil.copytree(FIXTURES / "tiny", tmp_path / "rules" / "tiny")
-    shutil.copytree(FIXTURES / "lib", tmp_path / "rules" / "lib")
-    return tmp_path / "rules" / "tiny" / "tiny.rules"
-
-
 def key_of(path: Path) -> str:
     return build.content_key(compile_rules(path))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from boardrules.compiler import pipeline
+from boardrules.compiler import front_end_cache, pipeline
 from boardrules.compiler.diagnostics import CompileError
 from boardrules.runtime import loader
 
@@ -18,13 +19,6 @@ ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 HEAVY = ("lark", "jinja2", "Cython", "cython")
 HAS_CC = shutil.which(os.environ.get("CC", "gcc").split()[0]) is not None
-
-
-@pytest.fixture
-def cache(tmp_path, monkeypatch) -> Path:
-    root = tmp_path / "cache"
-    monkeypatch.setenv("BOARDRULES_CACHE", str(root))
-    return root
 
 
 def clone(where: Path) -> Path:
@@ -55,7 +49,7 @@ def artifacts(cache: Path) -> list[str]:
 def test_one_cache_entry_however_the_edition_is_named(cache, tmp_path, monkeypatch,
                                                       front_end_runs):
     """Relative, absolute, from elsewhere, a second clone, by name: one artifact, whether
-    the front end runs (empty index) or the index answers."""
+    the front end runs (empty index, no kept front-end result) or the index answers."""
     first = clone(tmp_path / "clone1")
     second = clone(tmp_path / "elsewhere" / "clone2")
     monkeypatch.setenv("BOARDRULES_RULESETS", str(first.parent.parent))
@@ -71,6 +65,7 @@ def test_one_cache_entry_however_the_edition_is_named(cache, tmp_path, monkeypat
         for cwd, name in namings:
             if not use_index:
                 shutil.rmtree(cache / "index", ignore_errors=True)
+                shutil.rmtree(cache / front_end_cache.FOLDER, ignore_errors=True)
             monkeypatch.chdir(cwd)
             files.add(loader.load_module(name, "interpreted").__file__)
     assert len(front_end_runs) == len(namings)  # the second round came from the index
@@ -120,6 +115,11 @@ def test_a_damaged_index_is_only_a_miss(cache, tmp_path, front_end_runs):
     first = loader.load_module(str(edition), "interpreted")
     (entry,) = (cache / "index").iterdir()
     entry.write_text("{not json")
+    assert loader.load_module(str(edition), "interpreted") is first
+    assert len(front_end_runs) == 1  # the kept front-end result named the artifact again
+    assert json.loads(entry.read_text())  # and the index entry was written again
+    entry.write_text("{not json")
+    shutil.rmtree(cache / front_end_cache.FOLDER)
     assert loader.load_module(str(edition), "interpreted") is first
     assert len(front_end_runs) == 2
     assert loader.load_module(str(edition), "interpreted") is first
@@ -238,6 +238,8 @@ def test_cache_clean_removes_every_entry_and_stale_builds(tmp_path):
     (cache / "br_x_0123").mkdir(parents=True)
     (cache / ".br_x_0123.tmp").mkdir()
     (cache / "br_x_0123.lock").write_text("")
+    (cache / "front-end").mkdir()
+    (cache / "front-end" / "0123.pickle").write_bytes(b"")
     (cache / "keep.txt").write_text("not ours")
     result = subprocess.run([sys.executable, "-m", "boardrules.cli", "cache", "clean"],
                             env=env, capture_output=True, text=True, timeout=60)
