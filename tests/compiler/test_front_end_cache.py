@@ -78,3 +78,21 @@ def test_each_naming_of_an_edition_keeps_its_own_paths(cache, tiny_copy, monkeyp
 def test_only_a_finished_compilation_is_kept(cache, tiny_copy):
     front_end_cache.keep(compile_rules(tiny_copy, until="check"))
     assert entries(cache) == []
+
+
+def test_check_reads_a_kept_compilation_and_says_the_same(cache, tiny_copy, capsys,
+                                                           monkeypatch):
+    from boardrules import cli
+    from boardrules.compiler import pipeline
+
+    assert cli.main(["check", str(tiny_copy)]) == 0
+    checked = capsys.readouterr()
+    assert "warning:" in checked.err and entries(cache) == []  # check keeps nothing itself
+    assert cli.main(["compile", str(tiny_copy), "--backend", "interpreted"]) == 0
+    capsys.readouterr()
+
+    def no_front_end(*args, **kwargs):
+        raise AssertionError("the front end ran")
+    monkeypatch.setattr(pipeline, "compile_rules", no_front_end)
+    assert cli.main(["check", str(tiny_copy)]) == 0
+    assert capsys.readouterr() == checked
