@@ -117,7 +117,7 @@ class KernelApi(Primitives):
         self.script_len = len(self.script)
         self.refresh_plain()
 
-    def copy_kernel_into(self, other: "Kernel") -> None:
+    def copy_kernel_into(self, other: Kernel) -> None:
         other.n_alive = self.n_alive
         other.current = self.current
         other.turn = self.turn

@@ -262,7 +262,7 @@ class Rng:
         return cython.cast(cython.longlong,
                            (self.next_u64() >> 11) % cython.cast(cython.ulonglong, n))
 
-    def copy(self) -> "Rng":
+    def copy(self):
         other = Rng(0)
         other.s0 = self.s0
         other.s1 = self.s1
