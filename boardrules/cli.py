@@ -26,7 +26,7 @@ from .cli_support import (
     percent,
 )
 from .compiler import front_end_cache
-from .compiler.build import BuildError, step, watching
+from .compiler.build import BuildError, step, verified, watching
 from .compiler.diagnostics import CompileError
 from .harness.ray_engine import RayUnavailable
 from .harness.simulate import (
@@ -42,6 +42,7 @@ from .runtime.loader import (
     BACKENDS,
     EditionNotFound,
     compile_edition,
+    indexed_artifact,
     publish_compilation,
     resolve_edition,
 )
@@ -223,7 +224,7 @@ def _last_checking_pass() -> str:
 
 def cmd_compile(args) -> int:
     dump = _ir_dumper(args.dump_ir) if args.dump_ir else None
-    if args.backend == "compiled":
+    if args.backend == "compiled" and not _built(args.edition):
         from .compiler import cython_process
 
         cython_process.start_ahead()  # its start overlaps the front end
@@ -235,6 +236,13 @@ def cmd_compile(args) -> int:
     else:
         print(f"generated {compilation.edition}: {artifact.source}")
     return 0
+
+
+def _built(name: str) -> bool:
+    """Whether the edition's extension is in the cache for its unchanged files: then no
+    Cython process is started ahead for nothing."""
+    artifact = indexed_artifact(resolve_edition(name))
+    return artifact is not None and verified(artifact.extension)
 
 
 def cmd_simulate(args) -> int:

@@ -93,16 +93,24 @@ def load_module(name_or_path: str, backend: str = "compiled") -> ModuleType:
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend '{backend}': choose {' or '.join(BACKENDS)}")
     path = resolve_edition(name_or_path)
-    cached = source_index.lookup(path)
-    if cached is not None:
-        artifact = artifact_named(cached)
-        if verified(artifact.source):  # a damaged source goes through the front end again
-            return _import(artifact, backend)
+    artifact = indexed_artifact(path)
+    if artifact is not None:
+        return _import(artifact, backend)
     if backend == "compiled":
         from ..compiler import cython_process
 
         cython_process.start_ahead()  # its start overlaps the front end
     return import_compilation(compile_edition(path), backend)
+
+
+def indexed_artifact(path: Path) -> Artifact | None:
+    """The cached artifact the edition's unchanged files made last time, by the source
+    index; None when the front end must run (a damaged source goes through it again)."""
+    cached = source_index.lookup(path)
+    if cached is None:
+        return None
+    artifact = artifact_named(cached)
+    return artifact if verified(artifact.source) else None
 
 
 def compile_edition(path: Path) -> Compilation:

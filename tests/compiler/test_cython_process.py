@@ -45,3 +45,16 @@ def test_no_process_is_started_ahead_of_a_build_without_a_c_compiler(monkeypatch
     monkeypatch.setenv("CC", "no-such-compiler-boardrules")
     cython_process.start_ahead()
     assert cython_process._ahead == []
+
+
+def test_no_process_is_started_ahead_to_compile_an_edition_already_built(monkeypatch, capsys):
+    from pathlib import Path
+
+    from boardrules import cli
+
+    tiny = str(Path(__file__).resolve().parents[1] / "fixtures" / "tiny" / "tiny.rules")
+    assert cli.main(["compile", tiny]) == 0  # built now, or by an earlier test
+    started = []
+    monkeypatch.setattr(cython_process, "start_ahead", lambda: started.append(1))
+    assert cli.main(["compile", tiny]) == 0
+    assert started == [] and "compiled tiny" in capsys.readouterr().out
