@@ -39,3 +39,24 @@ def test_the_backends_benchmark_plays_the_random_policy_on_request(tmp_path):
     assert run.returncode == 0, run.stderr
     assert "animal_crossing, 4 players, random policy" in run.stdout
     assert "C reference skipped" in run.stdout and "compiled/interpreted" in run.stdout
+
+
+def test_the_build_benchmark_times_a_cold_build_and_a_load(tmp_path):
+    out = tmp_path / "build.json"
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks/bench_build.py"),
+         str(ROOT / "tests/fixtures/tiny/tiny.rules"), "--repeat", "1", "--json", str(out)],
+        capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert "best of 1 rounds" in run.stdout
+    best = json.loads(out.read_text())["best"]
+    assert set(best) == {"cold build", "front end", "Cython", "C compiler",
+                         "cached load and a game"}
+    assert best["front end"] + best["Cython"] + best["C compiler"] < best["cold build"]
+
+
+def test_the_build_benchmark_reports_a_failed_build_in_one_message(tmp_path):
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks/bench_build.py"), str(tmp_path / "none.rules"),
+         "--repeat", "1"], capture_output=True, text=True, timeout=600)
+    assert run.returncode != 0 and "failed" in run.stderr and "Traceback" not in run.stderr
