@@ -4,8 +4,8 @@ compilation back instead of parsing, checking and optimizing the rules again.
 `boardrules test`, `coverage`, `mutate` and `compile`, and a build whose module is not
 in the cache, need the whole compilation (the program and its scenarios, the
 rulebook, the warnings), not only the built module the source index finds. For an
-edition the size of Disney's the front end takes 1.5 to 3 s; reading it back,
-about 0.2 s.
+edition of a few thousand lines with its library the front end takes 1.5 to 3 s;
+reading it back, about 0.2 s.
 
 One entry per edition path (as given, since diagnostics name files the way the
 user did, and as resolved): a later compilation of the same path replaces it, so
