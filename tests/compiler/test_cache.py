@@ -238,8 +238,8 @@ def test_cache_clean_removes_every_entry_and_stale_builds(tmp_path):
     (cache / "br_x_0123").mkdir(parents=True)
     (cache / ".br_x_0123.tmp").mkdir()
     (cache / "br_x_0123.lock").write_text("")
-    (cache / "front-end").mkdir()
-    (cache / "front-end" / "0123.pickle").write_bytes(b"")
+    (cache / front_end_cache.FOLDER).mkdir()
+    (cache / front_end_cache.FOLDER / "0123.pickle").write_bytes(b"")
     (cache / "keep.txt").write_text("not ours")
     result = subprocess.run([sys.executable, "-m", "boardrules.cli", "cache", "clean"],
                             env=env, capture_output=True, text=True, timeout=60)

@@ -4,8 +4,11 @@ when no build needs it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from boardrules import cli
 from boardrules.compiler import build, cython_process
 
 SOURCE = ("import cython\n\n\n@cython.cfunc\n"
@@ -48,10 +51,6 @@ def test_no_process_is_started_ahead_of_a_build_without_a_c_compiler(monkeypatch
 
 
 def test_no_process_is_started_ahead_to_compile_an_edition_already_built(monkeypatch, capsys):
-    from pathlib import Path
-
-    from boardrules import cli
-
     tiny = str(Path(__file__).resolve().parents[1] / "fixtures" / "tiny" / "tiny.rules")
     assert cli.main(["compile", tiny]) == 0  # built now, or by an earlier test
     started = []
