@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from boardrules.compiler import front_end_cache, pipeline
+from boardrules.compiler import front_end_cache, pipeline, template_cache
 from boardrules.compiler.diagnostics import CompileError
 from boardrules.runtime import loader
 
@@ -178,14 +178,17 @@ def test_a_file_is_verified_against_its_sum(tmp_path):
 
 @pytest.fixture(scope="module")
 def built_tiny(tmp_path_factory) -> tuple[Path, str]:
-    """The tiny edition built once into a cache (copied by each test that damages it), and
-    what its first game prints."""
+    """The tiny edition's cache entry, copied into a cache of its own (each test that damages
+    it copies that), and what its first game prints. The entry is the suite's: built once
+    in the shared cache, whichever test or worker needs it first (its lock sees to that)."""
     root = tmp_path_factory.mktemp("built")
-    edition = clone(root)
-    env = dict(os.environ, BOARDRULES_CACHE=str(root / "cache"))
-    out, err = run_python(_play_code(edition), env, root).communicate(timeout=600)
-    assert out, err
-    return root, out
+    clone(root)
+    module = loader.load_module(str(FIXTURES / "tiny" / "tiny.rules"), "compiled")
+    entry = Path(module.__file__).parent
+    shutil.copytree(entry, root / "cache" / entry.name)
+    game = module.Game(2, seed=3)
+    game.play(20)
+    return root, f"{game.turn} {game.players_cash()}\n"
 
 
 def _play_code(edition: Path) -> str:
@@ -196,12 +199,12 @@ def _play_code(edition: Path) -> str:
 
 
 @pytest.mark.skipif(not HAS_CC, reason="needs a C compiler")
-def test_a_published_entry_is_readable_by_all(built_tiny):
+def test_a_published_entry_is_readable_by_all():
     """mkdtemp's mode 0700 once stayed on the published folder."""
-    root, _ = built_tiny
-    (entry,) = [p for p in (root / "cache").iterdir() if p.is_dir() and p.name.startswith("br_")]
+    module = loader.load_module(str(FIXTURES / "tiny" / "tiny.rules"), "compiled")
+    entry = Path(module.__file__).parent
     assert entry.stat().st_mode & 0o777 == 0o755
-    assert not [p.name for p in (root / "cache").iterdir() if p.name.startswith(".br_")]
+    assert not list(entry.parent.glob(f".{entry.name}.*"))  # no build folder left behind
 
 @pytest.mark.skipif(not HAS_CC, reason="needs a C compiler")
 @pytest.mark.parametrize("damage", ["truncate the extension", "truncate the source"])
@@ -240,6 +243,8 @@ def test_cache_clean_removes_every_entry_and_stale_builds(tmp_path):
     (cache / "br_x_0123.lock").write_text("")
     (cache / front_end_cache.FOLDER).mkdir()
     (cache / front_end_cache.FOLDER / "0123.pickle").write_bytes(b"")
+    (cache / template_cache.FOLDER).mkdir()
+    (cache / template_cache.FOLDER / "0123.jinja").write_bytes(b"")
     (cache / "keep.txt").write_text("not ours")
     result = subprocess.run([sys.executable, "-m", "boardrules.cli", "cache", "clean"],
                             env=env, capture_output=True, text=True, timeout=60)
