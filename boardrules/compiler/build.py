@@ -331,7 +331,8 @@ def clean_cache() -> int:
     entries = [p for p in root.iterdir() if p.is_dir() and p.name.startswith(("br_", ".br_"))]
     for entry in entries:
         shutil.rmtree(entry, ignore_errors=True)
-    for other in (*root.glob("*.lock"), root / "index", root / "front-end"):
+    kept = ("index", "front-end", "templates")  # the source index, front_end_cache, template_cache
+    for other in (*root.glob("*.lock"), *(root / name for name in kept)):
         if other.is_dir():
             shutil.rmtree(other, ignore_errors=True)
         elif other.exists():

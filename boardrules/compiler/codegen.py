@@ -29,6 +29,7 @@ from .optimize.walk import body_exprs, map_expr, walk_stmts
 from .order import order_context
 from .primitives import DECK_FUNCTIONS, KERNEL_FUNCTIONS
 from .statements import always_returns
+from .template_cache import TemplateCache
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -105,6 +106,7 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         autoescape=False,
+        bytecode_cache=TemplateCache(),
     )
     env.filters.update(ident=ident, pystr=pystr, comment=comment, const=const,
                        ctype=cython_type, minus=minus)
