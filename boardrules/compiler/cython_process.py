@@ -14,7 +14,17 @@ import atexit
 import subprocess
 import sys
 
-WARM_UP = """
+# Cython makes millions of objects and few cycles: without Python's cyclic collector, which
+# would run thousands of times over them, a shipped edition's module took 4.2 s instead of
+# 6.6 s, for 8 MB more memory (2026-12-03); the process ends with the compile.
+NO_CYCLE_COLLECTION = "import gc\ngc.disable()\n"
+FRESH = NO_CYCLE_COLLECTION + """
+import sys
+from Cython.Compiler.Main import main
+sys.argv[0] = "cython"
+main(command_line=1)
+"""
+WARM_UP = NO_CYCLE_COLLECTION + """
 import os, sys, tempfile
 from Cython.Compiler.Main import CompilationOptions, default_options, main
 from Cython.Compiler.Main import compile as cython_compile
@@ -55,7 +65,7 @@ def run(arguments: list[str]) -> tuple[int, str, str]:
             out, err = process.communicate("\0".join(arguments))
             return process.returncode, out, err
         process.communicate()  # it died before its command line: close its pipes
-    result = subprocess.run([sys.executable, "-m", "cython", *arguments],
+    result = subprocess.run([sys.executable, "-c", FRESH, *arguments],
                             capture_output=True, text=True)
     return result.returncode, result.stdout, result.stderr
 
