@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import __version__
+from .cold_code import COLD_FUNCTIONS, mark_cold_functions
 
 if TYPE_CHECKING:
     from .pipeline import Compilation
@@ -161,10 +162,17 @@ def parallel_codegen_flags(level: str) -> tuple[str, ...]:
     return ("-flto=auto",)
 
 
+def cold_functions_apart(level: str) -> bool:
+    """Whether the module's Python-facing functions are compiled at -O0 (cold_code.py):
+    gcc's pragma, where the rest is optimized."""
+    return level != "0" and _is_gcc()
+
+
 def toolchain() -> tuple[str, ...]:
     """What besides the generated code decides the built module: versions and C flags."""
+    cold = (COLD_FUNCTIONS,) if cold_functions_apart(opt_level()) else ()
     return (__version__, cython_version(), sys.version, " ".join(c_compiler()), *c_flags(),
-            *CYTHON_DIRECTIVES)
+            *CYTHON_DIRECTIVES, *cold)
 
 
 def content_key(compilation: Compilation) -> str:
@@ -385,6 +393,8 @@ def _compile(source: Path, extension: Path) -> None:
         except OSError as exc:
             raise BuildError(f"cannot run Cython: {exc}") from None
         _check(status, out, err, "Cython")
+    if cold_functions_apart(opt_level()):
+        c_file.write_text(mark_cold_functions(c_file.read_text())[0])
     include = sysconfig.get_paths()["include"]
     command = [*compiler_cmd, *c_flags(), f"-I{include}", "-o", str(extension), str(c_file)]
     with step("C compiler", c_file.stat().st_size):
