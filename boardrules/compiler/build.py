@@ -339,7 +339,9 @@ def clean_cache() -> int:
     entries = [p for p in root.iterdir() if p.is_dir() and p.name.startswith(("br_", ".br_"))]
     for entry in entries:
         shutil.rmtree(entry, ignore_errors=True)
-    kept = ("index", "front-end", "templates")  # the source index, front_end_cache, template_cache
+    from . import front_end_cache, source_index, template_cache  # each names its folder
+
+    kept = (source_index.FOLDER, front_end_cache.FOLDER, template_cache.FOLDER)
     for other in (*root.glob("*.lock"), *(root / name for name in kept)):
         if other.is_dir():
             shutil.rmtree(other, ignore_errors=True)

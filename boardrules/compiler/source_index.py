@@ -41,6 +41,7 @@ TOOLCHAIN_SOURCES = ("compiler", "grammar", "runtime/kernel.py", "runtime/kernel
                      "runtime/kernel_primitives.py", "runtime/kernel_api.py", "__init__.py")
 TOOLCHAIN_SUFFIXES = (".py", ".j2", ".lark")
 KEPT = 8  # records per edition file: clones with different libraries, recent first
+FOLDER = "index"  # under the cache root
 
 
 @lru_cache(maxsize=4)
@@ -72,7 +73,7 @@ def _entry_file(name: str, text: str) -> Path:
     """The entry of the edition file of that name (as given, it names the module) and text."""
     digest = hashlib.sha256(_toolchain_digest(toolchain()))
     digest.update(f"{name}\0".encode() + text.encode())
-    return cache_root() / "index" / f"{digest.hexdigest()[:24]}.json"
+    return cache_root() / FOLDER / f"{digest.hexdigest()[:24]}.json"
 
 
 def _inputs_digest(texts: list[tuple[str, str]]) -> str:

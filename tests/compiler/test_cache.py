@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from boardrules.compiler import front_end_cache, pipeline, template_cache
+from boardrules.compiler import front_end_cache, pipeline, source_index, template_cache
 from boardrules.compiler.diagnostics import CompileError
 from boardrules.runtime import loader
 
@@ -64,7 +64,7 @@ def test_one_cache_entry_however_the_edition_is_named(cache, tmp_path, monkeypat
     for use_index in (False, True):
         for cwd, name in namings:
             if not use_index:
-                shutil.rmtree(cache / "index", ignore_errors=True)
+                shutil.rmtree(cache / source_index.FOLDER, ignore_errors=True)
                 shutil.rmtree(cache / front_end_cache.FOLDER, ignore_errors=True)
             monkeypatch.chdir(cwd)
             files.add(loader.load_module(name, "interpreted").__file__)
@@ -113,7 +113,7 @@ def test_an_edition_compiled_on_the_command_line_loads_without_the_front_end(
 def test_a_damaged_index_is_only_a_miss(cache, tmp_path, front_end_runs):
     edition = clone(tmp_path)
     first = loader.load_module(str(edition), "interpreted")
-    (entry,) = (cache / "index").iterdir()
+    (entry,) = (cache / source_index.FOLDER).iterdir()
     entry.write_text("{not json")
     assert loader.load_module(str(edition), "interpreted") is first
     assert len(front_end_runs) == 1  # the kept front-end result named the artifact again
