@@ -4,8 +4,8 @@ Over half of a module's machine code is what Python calls once per game or per
 question, never per turn: the argument parsing and bodies of its `def` methods
 (`state_get`, `invoke`, the snapshot and the setters) and the module's
 initialisation. Optimizing it is gcc's time spent for nothing: marked for `-O0`
-with gcc's `optimize` pragma, the shipped edition's C compiled in 4.2 s instead of
-5.3 s, and played as fast (2026-12-03).
+with gcc's `optimize` pragma, the shipped edition's C compiled in 4.8 to 5.2 s
+instead of 6.1 to 6.4 s (alternating runs), and played as fast (2026-12-03).
 
 The C is Cython's: a definition starts at column 0 with `static`, its signature (some
 lines of it under `#if`) ends with `{` before any `;`, and its body ends at the first

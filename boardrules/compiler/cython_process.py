@@ -15,8 +15,9 @@ import subprocess
 import sys
 
 # Cython makes millions of objects and few cycles: without Python's cyclic collector, which
-# would run thousands of times over them, a shipped edition's module took 4.2 s instead of
-# 6.6 s, for 8 MB more memory (2026-12-03); the process ends with the compile.
+# would run thousands of times over them, a shipped edition's module took 4.3 s instead of
+# 5.7 s (three alternating runs each), for 8 MB more memory (2026-12-03); the process ends
+# with the compile.
 NO_CYCLE_COLLECTION = "import gc\ngc.disable()\n"
 FRESH = NO_CYCLE_COLLECTION + """
 import sys
