@@ -25,8 +25,7 @@ from .cli_support import (
     checked_module,
     percent,
 )
-from .compiler import front_end_cache
-from .compiler.build import BuildError, step, verified, watching
+from .compiler.build import BuildError, verified, watching
 from .compiler.diagnostics import CompileError
 from .harness.ray_engine import RayUnavailable
 from .harness.simulate import (
@@ -165,19 +164,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _compile(name: str, until: str = "codegen", after_pass=None):
-    from .compiler.pipeline import compile_rules
-
     path = resolve_edition(name)
     if after_pass is not None:  # the IR goes to the terminal: no progress bar over it
+        from .compiler.pipeline import compile_rules
+
         return compile_rules(path, until=until, after_pass=after_pass)
-    if until == "codegen":
-        return compile_edition(path)
-    # check's passes: a kept compilation went through them all, with the same warnings
-    kept = front_end_cache.load(path) if until == _last_checking_pass() else None
-    if kept is not None:
-        return kept
-    with step("front end", path.stat().st_size):
-        return compile_rules(path, until=until)
+    return compile_edition(path, until)
 
 
 def _ir_dumper(wanted: str):
@@ -207,19 +199,15 @@ def cmd_check(args) -> int:
     if library is not None:
         return library
     # every pass that can reject a program, so that check never passes what compile rejects
-    compilation = _compile(args.file, until=_last_checking_pass())
+    from .compiler.pipeline import LAST_CHECKING_PASS
+
+    compilation = _compile(args.file, until=LAST_CHECKING_PASS)
     _print_warnings(compilation)
     program = compilation.program
     print(f"{args.file}: ok: {len(program.rules)} rules, {len(program.space_ids)} spaces, "
           f"{len(program.card_ids)} cards, {len(program.decisions)} decisions, "
           f"{len(compilation.warnings)} warning(s)")
     return 0
-
-
-def _last_checking_pass() -> str:
-    from .compiler.pipeline import PASS_NAMES
-
-    return PASS_NAMES[PASS_NAMES.index("codegen") - 1]
 
 
 def cmd_compile(args) -> int:

@@ -116,6 +116,9 @@ PASSES: list[tuple[str, Callable[[Compilation], None], bool]] = [
     ("codegen", _codegen, True),
 ]
 PASS_NAMES = tuple(name for name, _, _ in PASSES)
+# the last pass that can reject a program: `check` runs up to it, and a compilation kept
+# after code generation (front_end_cache.py) went through it with the same warnings
+LAST_CHECKING_PASS = PASS_NAMES[PASS_NAMES.index("codegen") - 1]
 
 
 def compile_rules(path: Path, until: str = "codegen",

@@ -113,20 +113,21 @@ def indexed_artifact(path: Path) -> Artifact | None:
     return artifact if verified(artifact.source) else None
 
 
-def compile_edition(path: Path) -> Compilation:
-    """The front end's result for a rules file: read back when its files are unchanged
-    since it last ran (compiler/front_end_cache.py), else run (a build step a progress
-    display can show) and kept."""
+def compile_edition(path: Path, until: str = "codegen") -> Compilation:
+    """The front end's result for a rules file, up to the pass `until`: read back when its
+    files are unchanged since it last ran (compiler/front_end_cache.py; a kept compilation
+    went through every pass, so it serves code generation and check's last pass alike),
+    else run (a build step a progress display can show) and kept."""
     from ..compiler import front_end_cache
+    from ..compiler.pipeline import LAST_CHECKING_PASS, compile_rules
 
-    kept = front_end_cache.load(path)
-    if kept is not None:
-        return kept
-    from ..compiler.pipeline import compile_rules
-
+    if until in ("codegen", LAST_CHECKING_PASS):
+        kept = front_end_cache.load(path)
+        if kept is not None:
+            return kept
     with step("front end", path.stat().st_size):
-        compilation = compile_rules(path)
-    front_end_cache.keep(compilation)
+        compilation = compile_rules(path, until=until)
+    front_end_cache.keep(compilation)  # only one that reached code generation is kept
     return compilation
 
 
