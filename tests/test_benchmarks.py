@@ -4,6 +4,7 @@ performance is measured, not asserted)."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -60,3 +61,20 @@ def test_the_build_benchmark_reports_a_failed_build_in_one_message(tmp_path):
         [sys.executable, str(ROOT / "benchmarks/bench_build.py"), str(tmp_path / "none.rules"),
          "--repeat", "1"], capture_output=True, text=True, timeout=600)
     assert run.returncode != 0 and "failed" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_the_recompute_oracle_counts_recomputes_and_idle_calls():
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks/recompute_oracle.py"), "disney_theme_park",
+         "--games", "2", "--regions", "group", "--calls", "manage", "--top", "3"],
+        capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    recomputes, avoided = map(float, re.search(
+        r"recomputes ([\d.]+) a turn, of which a kept read set avoids ([\d.]+)",
+        run.stdout).groups())
+    assert 0 < avoided <= recomputes  # the memo wrappers were found and observed
+    calls, idle, skippable = map(float, re.search(
+        r"manage: ([\d.]+) calls a turn, ([\d.]+) of them write nothing, ([\d.]+)",
+        run.stdout).groups())
+    assert 0 < skippable <= idle <= calls
+    assert len(re.findall(r"^  agg_\w+ ", run.stdout, re.MULTILINE)) == 3
