@@ -2,7 +2,7 @@
 
     python benchmarks/recompute_oracle.py [EDITION] [--games N] [--players K] [--seed S]
         [--regions counter|entity|FIELD] [--cash exact|ranges] [--scalars value|sign]
-        [--calls PROCEDURE]
+        [--calls PROCEDURE [--call-reads dynamic|static]]
 
 A memoized aggregate of the generated module is worked out again when a version it is
 stamped with moves: a write to *any* entity's counter it reads (memo.py), or its player's
@@ -13,18 +13,22 @@ recorded reads were all left alone since the memo's last computation: the recomp
 memo keeping its own read set, at the chosen grain, would not do. It measures the room
 for such a design before building it; nothing it prints is a game's result.
 
-- `--regions counter`: a read depends on the whole counter (today's versions);
+- `--regions counter`: a read depends on the whole counter (today's versions, but only
+  the counters the computation's path read);
   `entity`: on the one entity's value; a declared field such as `group`: on the
   entities with the same value of it (the regions a kernel would version).
   A walk of a counter's index depends on the whole counter in every grain.
-- `--cash ranges` (default): cash reads are left to the ranges the memos keep already;
-  `exact`: any change of a read player's cash counts.
+- `--cash ranges` (default without --calls): cash reads are left to the ranges the memos
+  keep already; `exact`: any change of a read player's cash counts.
 - `--scalars sign`: a game counter read by a memo depends only on its being above zero.
 
 `--calls manage` asks the same of a procedure's calls (its generated `proc_` method): of
 the calls that wrote nothing, how many follow a call with the same arguments that wrote
 nothing either and whose reads were left alone since: the calls a window could skip.
-Cash is then read exactly, in the call and in the memos it finds kept.
+Cash is then read exactly, in the call and in the memos it finds kept, unless `--cash
+ranges` leaves it to ranges kept per player (ideal ones: an upper bound).
+`--call-reads static` checks every call against all that any call of the procedure
+read (what a compile-time read set holds) instead of its own reads.
 
 Only the default policy's games (the one whose questions are memoized on windows).
 """
@@ -149,12 +153,14 @@ def instrument(module: ModuleType, recorder: Recorder) -> None:
     game_class.__getattribute__ = getattribute
 
 
-def observe_calls(module: ModuleType, recorder: Recorder, procedure: str) -> None:
+def observe_calls(module: ModuleType, recorder: Recorder, procedure: str,
+                  static: bool) -> None:
     """Record each call of the procedure with its reads, and count the idle ones a kept
-    read set would skip."""
+    read set would skip (its own reads, or all that the procedure's calls ever read)."""
     name = f"proc_{procedure}"
     body = getattr(module.Game, name)
     passed: dict[tuple, tuple[frozenset[tuple], int]] = {}
+    every_read: set[tuple] = set()
 
     def observed(self, *args):
         recorder.reading.append(set())
@@ -164,11 +170,13 @@ def observe_calls(module: ModuleType, recorder: Recorder, procedure: str) -> Non
         if recorder.reading:
             recorder.reading[-1] |= reads
         idle = recorder.clock == clock  # it wrote nothing
+        every_read.update(reads)
         recorder.counts["calls"] += 1
         if idle:
             recorder.counts["idle calls"] += 1
             before = passed.get(args)
-            if before is not None and recorder.unchanged_since(*before):
+            if before is not None and recorder.unchanged_since(
+                    frozenset(every_read) if static else before[0], before[1]):
                 recorder.counts["skippable calls"] += 1
             passed[args] = (reads, clock)
         else:
@@ -219,22 +227,24 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--regions", default="counter",
                         help="counter, entity, or a declared field (default: counter)")
-    parser.add_argument("--cash", choices=("ranges", "exact"), default="ranges")
+    parser.add_argument("--cash", choices=("ranges", "exact"),
+                        help="default: ranges, and exact with --calls")
     parser.add_argument("--scalars", choices=("value", "sign"), default="value")
     parser.add_argument("--calls", metavar="PROCEDURE",
                         help="also count the idle calls of this procedure a read set skips")
+    parser.add_argument("--call-reads", choices=("dynamic", "static"), default="dynamic")
     parser.add_argument("--top", type=int, default=12)
     args = parser.parse_args()
     module = load_module(args.edition, "interpreted")
     recorder = Recorder(lambda name, index: None, args.scalars == "sign")
     instrument(module, recorder)
     if args.calls:
-        observe_calls(module, recorder, args.calls)
+        observe_calls(module, recorder, args.calls, args.call_reads == "static")
+    exact_cash = args.cash == "exact" or (args.cash is None and bool(args.calls))
     turns = 0
     for index in range(args.games):
         game = module.Game(args.players, seed=game_seed(args.seed, index))
-        recorder.dependency = dependency_rule(game, args.regions,
-                                              args.cash == "exact" or bool(args.calls))
+        recorder.dependency = dependency_rule(game, args.regions, exact_cash)
         recorder.kept.clear()
         for name, value in list(vars(game).items()):
             if isinstance(value, list) and not name.startswith(UNTRACKED_PREFIXES):
@@ -243,7 +253,8 @@ def main() -> int:
         turns += game.turn
     counts = recorder.counts
     print(f"{args.edition}: {args.games} games, {turns} turns; reads by {args.regions}, "
-          f"cash {args.cash}, game counters by {args.scalars}")
+          f"cash {'exact' if exact_cash else 'by ranges'}, game counters by {args.scalars}"
+          + (f", {args.call_reads} reads of {args.calls}" if args.calls else ""))
     print(f"recomputes {counts['recomputes'] / turns:.3f} a turn, of which a kept read set "
           f"avoids {counts['avoidable'] / turns:.3f}")
     if args.calls:
