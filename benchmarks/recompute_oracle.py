@@ -10,8 +10,9 @@ cash leaving the range with the same answer (cash_ranges.py). This plays the edi
 seeded games on the interpreted backend with every counter write and every read inside a
 memo's computation recorded, and counts, of the recomputes the module does, those whose
 recorded reads were all left alone since the memo's last computation: the recomputes a
-memo keeping its own read set, at the chosen grain, would not do. It measures the room
-for such a design before building it; nothing it prints is a game's result.
+memo keeping its own read set, at the chosen grain, would not do (a write that leaves a
+value as it was is no change here, where the module's versions count it). It measures
+the room for such a design before building it; nothing it prints is a game's result.
 
 - `--regions counter`: a read depends on the whole counter (today's versions, but only
   the counters the computation's path read);
@@ -40,6 +41,7 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -124,7 +126,7 @@ def dependency_rule(game: Any, regions: str, exact_cash: bool) -> Dependency:
 def instrument(module: ModuleType, recorder: Recorder) -> None:
     """Wrap the memo wrappers and their computations of the module's Game class."""
     game_class = module.Game
-    source = open(module.__file__).read()
+    source = Path(module.__file__).read_text(encoding="utf-8")
     for name in MEMO_WRAPPER.findall(source):
         wrapper = getattr(game_class, name)
         compute = getattr(game_class, f"compute_{name}", None)
