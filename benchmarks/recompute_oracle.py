@@ -40,7 +40,7 @@ import argparse
 import re
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -65,7 +65,7 @@ class Recorder:
         self.clock = 0
         self.last_write: dict[tuple, int] = {}
         self.reading: list[set[tuple]] = []
-        self.kept: dict[tuple, tuple[frozenset[tuple], int]] = {}
+        self.kept: dict[tuple, tuple[frozenset[tuple], int]] = {}  # per memo and arguments
         self.computes = 0
         self.counts: Counter[str] = Counter()
 
@@ -81,26 +81,37 @@ class Recorder:
             if dep is not None:
                 self.last_write[dep] = self.clock
 
+    def pass_up(self, reads: Collection[tuple]) -> None:
+        """What a call read counts for the computation or call that made it."""
+        if self.reading:
+            self.reading[-1] |= reads
+
     def scalar_dependency(self, name: str, value: int) -> tuple:
         return (name, value > 0) if self.scalar_sign else (name,)
 
-    def unchanged_since(self, deps: frozenset[tuple], time: int) -> bool:
+    def scalar_changed(self, old: int, new: int) -> bool:
+        return (old > 0) != (new > 0) if self.scalar_sign else old != new
+
+    def unchanged_since(self, deps: Collection[tuple], time: int) -> bool:
         return all(self.last_write.get(dep, 0) <= time for dep in deps)
 
 
-def tracked_list(recorder: Recorder, name: str, values: list) -> list:
-    class Tracked(list):
-        def __getitem__(self, index):
-            recorder.read(name, index)
-            return list.__getitem__(self, index)
+class TrackedList(list):
+    """A game's counter array whose reads and changes the recorder sees."""
 
-        def __setitem__(self, index, value):
-            if list.__getitem__(self, index) != value:
-                coarse = (name,) if not name.startswith("vx") else None
-                recorder.write(recorder.dependency(name, index), coarse)
-            list.__setitem__(self, index, value)
+    def __init__(self, recorder: Recorder, name: str, values: list) -> None:
+        super().__init__(values)
+        self.recorder, self.name = recorder, name
 
-    return Tracked(values)
+    def __getitem__(self, index):
+        self.recorder.read(self.name, index)
+        return list.__getitem__(self, index)
+
+    def __setitem__(self, index, value):
+        if list.__getitem__(self, index) != value:
+            coarse = (self.name,) if not self.name.startswith("vx") else None
+            self.recorder.write(self.recorder.dependency(self.name, index), coarse)
+        list.__setitem__(self, index, value)
 
 
 def dependency_rule(game: Any, regions: str, exact_cash: bool) -> Dependency:
@@ -139,10 +150,8 @@ def instrument(module: ModuleType, recorder: Recorder) -> None:
     def setattr_(self, name, value):
         if name.startswith("g_") and hasattr(self, name):
             old = plain_getattribute(self, name)
-            if recorder.scalar_dependency(name, old) != recorder.scalar_dependency(name, value):
+            if recorder.scalar_changed(old, value):
                 recorder.write(recorder.scalar_dependency(name, old))
-            elif old != value and not recorder.scalar_sign:
-                recorder.write((name,))
         plain_setattr(self, name, value)
 
     def getattribute(self, name):
@@ -169,8 +178,7 @@ def observe_calls(module: ModuleType, recorder: Recorder, procedure: str,
         clock = recorder.clock
         value = body(self, *args)
         reads = frozenset(recorder.reading.pop())
-        if recorder.reading:
-            recorder.reading[-1] |= reads
+        recorder.pass_up(reads)
         idle = recorder.clock == clock  # it wrote nothing
         every_read.update(reads)
         recorder.counts["calls"] += 1
@@ -178,7 +186,7 @@ def observe_calls(module: ModuleType, recorder: Recorder, procedure: str,
             recorder.counts["idle calls"] += 1
             before = passed.get(args)
             if before is not None and recorder.unchanged_since(
-                    frozenset(every_read) if static else before[0], before[1]):
+                    every_read if static else before[0], before[1]):
                 recorder.counts["skippable calls"] += 1
             passed[args] = (reads, clock)
         else:
@@ -214,8 +222,7 @@ def _observed_memo(recorder: Recorder, name: str, wrapper: Callable) -> Callable
             recorder.kept[key] = (reads, recorder.clock)
         else:  # a kept value: what it read counts for the caller too
             reads = recorder.kept.get(key, (frozenset(), 0))[0]
-        if recorder.reading:
-            recorder.reading[-1] |= reads
+        recorder.pass_up(reads)
         return value
 
     return observed
@@ -250,7 +257,7 @@ def main() -> int:
         recorder.kept.clear()
         for name, value in list(vars(game).items()):
             if isinstance(value, list) and not name.startswith(UNTRACKED_PREFIXES):
-                setattr(game, name, tracked_list(recorder, name, value))
+                setattr(game, name, TrackedList(recorder, name, value))
         game.play()
         turns += game.turn
     counts = recorder.counts
