@@ -24,7 +24,7 @@ from .optimize.effects import Effects, analyse, node_unwinds
 from .optimize.fold import Folder, negate
 from .optimize.index import HELD, is_none_const
 from .optimize.integers import Ranges
-from .optimize.memo import KERNEL_VERSIONS, MemoVersions
+from .optimize.memo import KERNEL_VERSIONS, SIDES, MemoVersions
 from .optimize.walk import body_exprs, map_expr, walk_stmts
 from .order import order_context
 from .primitives import DECK_FUNCTIONS, KERNEL_FUNCTIONS
@@ -112,7 +112,7 @@ def environment() -> jinja2.Environment:
                        ctype=cython_type, minus=minus)
     # none has no slot in a counter index that keeps no members of none (none_slots.py)
     env.tests["none_const"] = is_none_const
-    env.globals.update(KERNEL_ARRAYS=KERNEL_ARRAYS, KERNEL_VERSIONS=KERNEL_VERSIONS,
+    env.globals.update(KERNEL_ARRAYS=KERNEL_ARRAYS, KERNEL_VERSIONS=KERNEL_VERSIONS, SIDES=SIDES,
                        HELD_INDEX=HELD, CAPACITY=CAPACITY, raise_unknown=_unknown_attribute,
                        always_returns=always_returns)
     return env
@@ -395,6 +395,7 @@ def _game_arrays(program: ir.Program, kernel: dict[str, list[int]],
     # a version per entity starts at 1, as the whole counters' do: above a slot's empty stamp
     arrays += [(ident(array, "mvk_"), f"[1] * {sizes[array.split('_')[0]]}")
                for array in versions.per_entity]
+    arrays += [(ident(f.name, ""), f"[1] * {f.values}") for f in versions.per_owner]
     return arrays
 
 

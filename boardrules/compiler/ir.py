@@ -318,6 +318,14 @@ class Memo:
     # (counter, parameter): counters versioned per entity, the one this parameter names
     # (`mvk_` arrays), instead of as a whole; `reads` holds the rest
     per_entity: tuple[tuple[str, str], ...] = ()
+    # (counter, player parameter): counters of an owned entity type that it reads only on
+    # what that player owns (optimize/regions.py), versioned per owner of the entity
+    # written (`mvo_` arrays, by the owner counter `owner`)
+    per_owner: tuple[tuple[str, str], ...] = ()
+    owner: str = ""
+    # (game counter, comparison with a constant): counters whose side of these comparisons
+    # versions it instead of their values (`reads` names them with memo.SIDES)
+    thresholds: tuple[tuple[str, Expr], ...] = ()
 
     @property
     def slots(self) -> int:

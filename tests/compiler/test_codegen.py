@@ -405,16 +405,17 @@ def test_a_decisions_default_is_taken_inline(editions):
     assert "@cython.inline" not in decorators_of(code, "decide_first")
 
 
+# questions over every owner's spaces (one over p's alone is versioned per owner instead)
 MEMO_RULES = """counter space.owner: player? = none
 counter space.level: int = 0
 proc owned(p: player) -> int {
-  return count(s in spaces where s.owner == p)
+  return count(s in spaces where s.owner != none and s.owner != p)
 }
 proc built(p: player) -> int {
-  return sum(s.level for s in spaces where s.owner == p)
+  return sum(s.level for s in spaces where s.owner != none and s.owner != p)
 }
 proc raised(p: player) -> int {
-  return max_of(s.level for s in spaces where s.owner == p)
+  return max_of(s.level for s in spaces where s.owner != none and s.owner != p)
 }
 rule r { on turn(p: player) {
   if owned(p) + built(p) + raised(p) < 3 {

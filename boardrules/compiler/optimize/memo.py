@@ -27,6 +27,10 @@ A counter of an entity type that an aggregate reads only through its own
 parameters (`p.res[r]` in `held(p)`, or through what it calls with p) is stamped
 per entity: each write of one player's resources bumps that player's version
 (`mvk_player_res[p]`), so a trade between two players keeps the others' slots.
+
+A player's question that reads a space's counters only on spaces that player owns is
+stamped per owner instead (`mvo_space_buildings[p]`), and by the outcomes of its
+comparisons of game counters with constants (`houses_left > 0`): regions.py.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from ..diagnostics import Reporter
 from .cash_ranges import cash_ranged
 from .effects import Effects, asked_in_windows
 from .index import HELD
+from .regions import Regions
 from .walk import aggregate_nodes, assigned_locals, body_exprs, domain_exprs, walk_expr, walk_stmts
 
 CASH = "player_cash"  # the kernel array of each player's cash
@@ -48,6 +53,9 @@ ALIVE = "player_alive"  # who is still in: versioned by the kernel too (a retire
 # the arrays the kernel versions itself, and each one's version attribute; the rules'
 # counters get an `mv_` version of their own, bumped by the generated writes
 KERNEL_VERSIONS = {HOLDERS: "holder_version", ALIVE: "alive_version"}
+# a game counter's pseudo-counter in a memo's reads: which side of the memos' comparisons
+# with constants it is on (regions.py)
+SIDES = "@sides"
 MAX_SLOTS = 4096  # per aggregate: a bigger argument space is not worth its memory
 # state the rules read that the kernel writes itself (every turn): never memoized on
 VOLATILE_KERNEL_ARRAYS = frozenset({CASH, "player_position"})
@@ -216,34 +224,92 @@ class ReadSets:
 
 
 @dataclass(frozen=True)
+class OwnerField:
+    """A version per owner (regions.py) of a set of counters that memos read together on what
+    one player owns: a write of one of them bumps the written entity's owner's, a change of
+    owner the old and the new owner's."""
+
+    name: str
+    owner: str  # the owner counter
+    offset: int  # its counter index's offset (none is -1: its versions are shifted by one)
+    values: int  # and how many values it takes
+    counters: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class MemoVersions:
     """The version fields the memos compare: one per set of counters that memos read
     together, bumped by a write of any counter in its set, so that a memo's stamp is one
     field (plus the kernel's own versions of the card holders and who is still in) instead
-    of a sum of one version per counter, added up at every lookup."""
+    of a sum of one version per counter, added up at every lookup. Likewise one array per
+    set of counters read on what a player owns (`mvo_`), one field of which stamps a memo;
+    and a game counter whose memos only compare it with constants is in the sets as its
+    side of those comparisons (`houses_left@sides`), which a write bumps only when one of
+    their outcomes turns."""
 
     fields: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (field, the counters it versions)
     per_entity: tuple[str, ...] = ()  # the counters with a version per entity too (`mvk_`)
+    per_owner: tuple[OwnerField, ...] = ()
+    # (game counter, every comparison with a constant that its memos' sides stand for)
+    sides: tuple[tuple[str, tuple[ir.Expr, ...]], ...] = ()
 
     @classmethod
     def of(cls, program: ir.Program) -> MemoVersions:
-        sets = sorted({tuple(sorted(set(a.memo.reads) - KERNEL_VERSIONS.keys()))
-                       for a in program.aggregates if a.memo} - {()},
-                      key=lambda counters: (len(counters), counters))
-        per_entity = sorted({array for a in program.aggregates if a.memo
-                             for array, _ in a.memo.per_entity})
-        return cls(tuple((f"mv_{counters[0]}" if len(counters) == 1 else f"mvs_{i}", counters)
-                         for i, counters in enumerate(sets)), tuple(per_entity))
+        memos = [a.memo for a in program.aggregates if a.memo]
+        sets = sorted({tuple(sorted(set(memo.reads) - KERNEL_VERSIONS.keys()))
+                       for memo in memos} - {()}, key=lambda counters: (len(counters), counters))
+        per_entity = sorted({array for memo in memos for array, _ in memo.per_entity})
+        owner_index = {cx.counter: cx for cx in program.counter_indexes}
+        owned = sorted({(memo.owner, _owned_counters(memo)) for memo in memos if memo.owner})
+        sides: dict[str, dict[ir.Expr, None]] = {}
+        for memo in memos:
+            for counter, comparison in memo.thresholds:
+                sides.setdefault(counter, {})[comparison] = None
+        return cls(
+            tuple((_field_name(counters, i), counters) for i, counters in enumerate(sets)),
+            tuple(per_entity),
+            tuple(OwnerField(f"mvo_{counters[0]}" if len(counters) == 1 else f"mvos_{i}", owner,
+                             owner_index[owner].offset, owner_index[owner].values, counters)
+                  for i, (owner, counters) in enumerate(owned)),
+            tuple((counter, tuple(comparisons)) for counter, comparisons in sorted(sides.items())))
 
     def bumped_by(self, array: str) -> list[str]:
         """The fields a write of `array` bumps."""
         return [field for field, counters in self.fields if array in counters]
+
+    def owner_field(self, memo: ir.Memo) -> OwnerField:
+        """The per-owner versions that stamp a memo of what a player owns."""
+        counters = _owned_counters(memo)
+        return next(f for f in self.per_owner if f.owner == memo.owner and f.counters == counters)
+
+    def owners_bumped_by(self, array: str) -> list[OwnerField]:
+        """The per-owner versions a write of `array` (not an owner) bumps."""
+        return [f for f in self.per_owner if array in f.counters and array != f.owner]
+
+    def owner_changes(self, owner: str) -> list[OwnerField]:
+        """The per-owner versions a change of the owner counter bumps."""
+        return [f for f in self.per_owner if f.owner == owner and owner in f.counters]
+
+    def sides_of(self, counter: str) -> tuple[ir.Expr, ...]:
+        """The comparisons whose outcomes a write of a game counter may turn."""
+        return next((comparisons for name, comparisons in self.sides if name == counter), ())
 
     def stamp(self, reads: tuple[str, ...]) -> list[str]:
         """The attributes whose sum stamps a memo that reads `reads`."""
         counters = tuple(sorted(set(reads) - KERNEL_VERSIONS.keys()))
         return ([field for field, versioned in self.fields if versioned == counters]
                 + [KERNEL_VERSIONS[array] for array in sorted(reads) if array in KERNEL_VERSIONS])
+
+
+def _owned_counters(memo: ir.Memo) -> tuple[str, ...]:
+    return tuple(sorted({array for array, _ in memo.per_owner}))
+
+
+def _field_name(counters: tuple[str, ...], i: int) -> str:
+    if len(counters) > 1:
+        return f"mvs_{i}"
+    counter = counters[0]
+    return f"mvt_{counter.removesuffix(SIDES)}" if counter.endswith(SIDES) else f"mv_{counter}"
 
 
 def dimension(t: ir.Type, program: ir.Program) -> tuple[int, int] | None:
@@ -338,6 +404,8 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
     queries = _queries(program)
     asked = asked_in_windows(program)
     keyable = _keyable(program)
+    regions = Regions(program, keyable)
+    owner_of: dict[str, str] = {}  # each counter versioned per owner: by which owner counter
     base = 0
     aggregates = []
     for a in program.aggregates:
@@ -351,9 +419,22 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
         if depends and a.name not in fx.impure and None not in dims and a.counted is None:
             ranged = _cash_ranged(a, cash_of, fx) if cash_of else None
             dims, keys = _keyed(a, program, dims)
+            owned = regions.of(a)
+            if owned is not None and any(owner_of.get(array, owned.owner) != owned.owner
+                                         for array in owned.counters):
+                owned = None  # a counter is versioned by one owner counter only
+            if owned is not None:  # versioned per owner and by comparisons' sides instead
+                owner_of.update(dict.fromkeys(owned.counters, owned.owner))
+                dropped = {*owned.counters, *owned.compared}
+                depends = frozenset({(array, at) for array, at in depends if array not in dropped}
+                                    | {(counter + SIDES, ANY) for counter in owned.compared})
             whole, per_entity = _by_parameter(a, depends, keys, keyable)
             memo = ir.Memo(whole, base, tuple(dims), cash_of, bool(ranged),
                            tuple(keys) if any(table for table, _ in keys) else (), per_entity)
+            if owned is not None:
+                memo = dataclasses.replace(
+                    memo, per_owner=tuple((array, owned.param) for array in owned.counters),
+                    owner=owned.owner, thresholds=owned.thresholds)
             if memo.slots <= MAX_SLOTS:
                 a = dataclasses.replace(ranged or a, memo=memo)
                 base += memo.slots

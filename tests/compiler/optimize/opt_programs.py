@@ -22,6 +22,20 @@ param generous: bool = false
 """
 
 
+# an edition with two groups and who owns each space, before its board (count-queries,
+# memoize-aggregates' per-owner versions)
+TWO_GROUPS = """edition "T" {
+  rulebook "rulebook.txt"
+  players 2 to 4
+}
+enum kind { plain }
+group reds "Reds"
+group blues "Blues"
+field space.group: group? = none
+counter space.owner: player? = none
+"""
+
+
 DATA_BOARD = """edition "T" {
   rulebook "rulebook.txt"
   players 2 to 4

@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
+from opt_programs import TWO_GROUPS
+
 from boardrules.compiler import ir
 
 # ---- count-queries ----------------------------------------------------------------------------
 
-COUNT_RULES = """edition "T" {
-  rulebook "rulebook.txt"
-  players 2 to 4
-}
-enum kind { plain }
-group reds "Reds"
-group blues "Blues"
-field space.group: group? = none
-counter space.owner: player? = none
-board {
+COUNT_RULES = TWO_GROUPS + """board {
   space s0 "S0" plain { group = reds }
   space s1 "S1" plain { group = reds }
   space s2 "S2" plain { group = blues }

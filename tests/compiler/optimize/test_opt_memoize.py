@@ -28,8 +28,10 @@ MEMO_RULES = DATA + (
 def test_aggregates_that_read_only_counters_are_memoized(editions):
     program = editions.compile(MEMO_RULES, until="memoize-aggregates").program
     memos = [a.memo for a in program.aggregates]
-    assert sorted(memo.reads for memo in memos if memo) == [
-        ("player_alive",), ("space_level", "space_owner"), ("space_owner",)]
+    # what p owns: versioned per owner (regions.py); who is still in: by the kernel
+    assert sorted((memo.reads, memo.per_owner) for memo in memos if memo) == [
+        ((), (("space_level", "p"), ("space_owner", "p"))), ((), (("space_owner", "p"),)),
+        (("player_alive",), ())]
     # reading cash (kernel state written every turn): never memoized
     assert sum(memo is None for memo in memos) == 1
     assert program.memo_slots == sum(memo.slots for memo in memos if memo)
@@ -62,8 +64,9 @@ def test_a_memoized_value_follows_every_write(editions):
     namespace: dict = {"__name__": "generated_under_test"}
     exec(compile(generate(compilation.program, "ed.rules"), "<generated>", "exec"), namespace)
     game = namespace["Game"](2, seed=1)
-    memoized = {a.memo.reads: a.name for a in compilation.program.aggregates if a.memo}
-    owned, levels = memoized[("space_owner",)], memoized[("space_level", "space_owner")]
+    memoized = {a.name.split("_in_proc_")[1]: a.name for a in compilation.program.aggregates
+                if a.memo}
+    owned, levels = memoized["owned"], memoized["levels"]
 
     def expected(p: int) -> tuple[int, int]:
         owners = [game.state_get("c_space_owner", s) for s in range(3)]

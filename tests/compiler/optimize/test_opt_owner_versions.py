@@ -1,0 +1,159 @@
+"""memoize-aggregates (regions.py): a player's question over what that player owns is
+versioned per owner, and by its comparisons of game counters with constants, so that
+another player's build or the Bank's supply moving within a side of its comparisons
+keeps the answer; every write still outdates what it changes."""
+
+from __future__ import annotations
+
+import random
+
+from opt_programs import TWO_GROUPS
+
+from boardrules.compiler.codegen import generate
+from boardrules.compiler.pipeline import compile_rules
+
+BOARD = TWO_GROUPS + """counter space.level: int = 0
+counter space.pledged: bool = false
+counter supply: int = 3
+board {
+  space s0 "S0" plain { group = reds }
+  space s1 "S1" plain { group = reds }
+  space s2 "S2" plain { group = blues }
+  space s3 "S3" plain { group = blues }
+  space s4 "S4" plain
+}
+"""
+
+QUESTIONS = (
+    "proc owns_group(p: player, g: group?) -> bool {\n"
+    "  return all(t.owner == p for t in spaces where t.group == g)\n}\n"
+    # what p owns, and the groups p owns wholly: per owner
+    "proc wants(p: player) -> bool {\n"
+    "  return any(s in spaces where s.owner == p and s.group != none\n"
+    "    and owns_group(p, s.group)\n"
+    "    and not any(t in spaces where t.group == s.group and t.pledged)\n"
+    "    and s.level <= min_of(t.level for t in spaces where t.group == s.group)\n"
+    "    and supply > 0)\n}\n"
+    "proc level_of(p: player) -> int {\n"
+    "  return sum(s.level for s in spaces where s.owner == p)\n}\n"
+    # another player's spaces, a group not known to be p's, the supply read as a number
+    "proc others(p: player) -> int {\n"
+    "  return count(s in spaces where s.owner != p and s.level > 0)\n}\n"
+    "proc tallest(p: player) -> int {\n"
+    "  return max_of(t.level for t in spaces where t.group == reds and t.owner == p\n"
+    "    or t.level > 2)\n}\n"
+    "proc stock(p: player) -> int {\n"
+    "  return count(s in spaces where s.owner == p and s.level < supply)\n}\n")
+
+ACTIONS = (
+    "proc claim(p: player, s: space) { s.owner = p }\n"
+    "proc raise_level(s: space) { s.level += 1 }\n"
+    "proc pledge(s: space, on: bool) { s.pledged = on }\n"
+    "proc take(n: int) { supply -= n }\n"
+    "rule r { on turn(p: player) {\n"
+    "  claim(p, s0)\n  raise_level(s0)\n  pledge(s1, true)\n  take(1)\n"
+    "  move(p, level_of(p) + others(p) + tallest(p) + stock(p)"
+    " + (if wants(p) then 1 else 0))\n} }\n")
+
+RULES = BOARD + QUESTIONS + ACTIONS
+
+
+def questions(program) -> dict[str, str]:
+    """Each procedure's question by the procedure's name: its outermost aggregate (the
+    procedures are inlined by then; an aggregate's own come first)."""
+    return {a.name.split("_in_proc_")[1]: a.name for a in program.aggregates
+            if "_in_proc_" in a.name}
+
+
+def memos(editions) -> dict:
+    program = editions.compile(RULES, prelude=False, until="memoize-aggregates").program
+    by_name = {a.name: a.memo for a in program.aggregates}
+    return {name: by_name.get(aggregate) for name, aggregate in questions(program).items()}
+
+
+def test_a_question_over_what_a_player_owns_is_versioned_per_owner(editions):
+    memo = memos(editions)
+    wants = memo["wants"]
+    assert wants.owner == "space_owner"
+    assert wants.per_owner == (("space_level", "p"), ("space_owner", "p"),
+                               ("space_pledged", "p"))
+    # the supply, compared with 0 only: by the comparison's outcome, not its version
+    assert wants.reads == ("game_supply@sides",)
+    assert [counter for counter, _ in wants.thresholds] == ["game_supply"]
+    assert memo["level_of"].per_owner == (("space_level", "p"), ("space_owner", "p"))
+
+
+def test_a_read_beyond_what_the_player_owns_keeps_the_whole_versions(editions):
+    memo = memos(editions)
+    # another player's spaces; the reds, not known to be p's
+    for name in ("others", "tallest"):
+        assert memo[name].per_owner == () and "space_level" in memo[name].reads, name
+    # the supply read as a number, not compared with a constant: its version
+    assert memo["stock"].per_owner == (("space_level", "p"), ("space_owner", "p"))
+    assert memo["stock"].thresholds == () and "game_supply" in memo["stock"].reads
+
+
+def test_the_generated_writes_bump_the_owners_versions(editions):
+    code = generate(compile_rules(editions.write(RULES, prelude=False)).program, "ed.rules")
+    lines = [line.strip() for line in code.splitlines()]
+    # a level written: the versions of every set of counters with levels, for its owner
+    at = lines.index("if 0 <= self.c_space_owner[v_s] < 4:  # the entity's owner's versions")
+    assert lines[at + 1:at + 3] == ["self.mvos_0[self.c_space_owner[v_s]] += 1",
+                                    "self.mvos_1[self.c_space_owner[v_s]] += 1"]
+    # an owner changed: the old and the new owner's
+    assert {"self.mvos_0[old] += 1", "self.mvos_1[old] += 1", "self.mvos_0[new] += 1",
+            "self.mvos_1[new] += 1"} <= set(lines)
+    # the supply written: its side of `supply > 0` before and after
+    assert "self.sides_before = (1 if (self.g_game_supply > 0) else 0)" in lines
+    assert "if (1 if (self.g_game_supply > 0) else 0) != self.sides_before:  " \
+        "# a comparison turned" in lines
+
+
+def test_per_owner_memos_follow_every_write(editions):
+    """Random claims, builds, pledges and supply moves, by the rules, by the reflection API
+    and in a copy: every memoized answer is the one worked out afresh."""
+    compilation = compile_rules(editions.write(RULES, prelude=False))
+    namespace: dict = {"__name__": "generated_under_test"}
+    exec(compile(generate(compilation.program, "ed.rules"), "<generated>", "exec"), namespace)
+    game = namespace["Game"](3, seed=1)
+    names = questions(compilation.program)
+    groups = [0, 0, 1, 1, -1]
+
+    def state(counter: str, s: int) -> int:
+        return game.state_get(f"c_space_{counter}", s)
+
+    def expected(p: int) -> tuple:
+        owner, level, pledged = ([state(name, s) for s in range(5)]
+                                 for name in ("owner", "level", "pledged"))
+        supply = game.state_get("g_game_supply", 0)
+        mates = {s: [t for t in range(5) if groups[t] == groups[s]] for s in range(5)}
+        wants = any(owner[s] == p and groups[s] >= 0 and all(owner[t] == p for t in mates[s])
+                    and not any(pledged[t] for t in mates[s])
+                    and level[s] <= min(level[t] for t in mates[s]) and supply > 0
+                    for s in range(5))
+        return (wants, sum(level[s] for s in range(5) if owner[s] == p),
+                sum(owner[s] != p and level[s] > 0 for s in range(5)),
+                sum(owner[s] == p and level[s] < supply for s in range(5)))
+
+    def answers(g, p: int) -> tuple:
+        return (bool(g.invoke(names["wants"], (p,))), g.invoke(names["level_of"], (p,)),
+                g.invoke(names["others"], (p,)), g.invoke(names["stock"], (p,)))
+
+    rng = random.Random(7)
+    for step in range(300):
+        for p in range(3):
+            assert answers(game, p) == expected(p), (step, p)
+        action = rng.randrange(6)
+        s = rng.randrange(5)
+        if action == 0:
+            game.invoke("proc_claim", (rng.randrange(3), s))
+        elif action == 1:
+            game.invoke("proc_raise_level", (s,))
+        elif action == 2:
+            game.invoke("proc_pledge", (s, rng.random() < 0.5))
+        elif action == 3:
+            game.invoke("proc_take", (rng.choice((-2, -1, 1, 2)),))
+        elif action == 4:
+            game.state_set("c_space_level", s, rng.randrange(4))
+        else:
+            game = game.copy()
