@@ -44,6 +44,7 @@ from ..diagnostics import Reporter
 from .cash_ranges import cash_ranged
 from .effects import Effects, asked_in_windows
 from .index import HELD
+from .integers import Ranges
 from .regions import Regions
 from .walk import aggregate_nodes, assigned_locals, body_exprs, domain_exprs, walk_expr, walk_stmts
 
@@ -323,6 +324,36 @@ def dimension(t: ir.Type, program: ir.Program) -> tuple[int, int] | None:
     return (1, sizes[t.name] + 1) if t.optional else (0, sizes[t.name])
 
 
+MAX_INT_VALUES = 64  # an integer parameter with more values in its calls: not a memo's slots
+
+
+def _int_dimensions(program: ir.Program) -> dict[tuple[str, int], tuple[int, int]]:
+    """(offset, size) of the integer parameters whose every call passes a value of a small
+    known range (`top`, one of 3 to 5, in `buildings_wanted`): a memo keeps a slot per
+    value. (The lookup tests the range, so a value outside it is worked out as before.)"""
+    ranges = Ranges(program)
+    seen: dict[tuple[str, int], tuple[int, int] | None] = {}
+    ints = {a.name: [i for i, (_, t) in enumerate(a.params) if t.name == "int"]
+            for a in program.aggregates}
+    sites = [(f, body_exprs(f.body)) for f in program.functions]
+    sites += [(None, (n for e in (*domain_exprs(a.domain), a.where, a.value, a.guard)
+                      for n in walk_expr(e))) for a in program.aggregates]
+    for function, nodes in sites:
+        ranges.enter(function)
+        for n in nodes:
+            if isinstance(n, ir.CallProc):
+                for i in ints.get(n.function, ()):
+                    low, high = ranges.of(n.args[i])
+                    key = (n.function, i)
+                    if key in seen and seen[key] is None or high - low >= MAX_INT_VALUES:
+                        seen[key] = None
+                        continue
+                    before = seen.get(key, (low, high))
+                    seen[key] = (min(low, before[0]), max(high, before[1]))
+    return {key: (-interval[0], interval[1] - interval[0] + 1)
+            for key, interval in seen.items() if interval is not None}
+
+
 def _keyed(a: ir.Aggregate, program: ir.Program, dims: list) -> tuple[list, list]:
     """The slots' dimensions and keys of a memo, a parameter that the aggregate reads only
     through one declared field (`s.group` in `any(t in spaces where t.group == s.group
@@ -406,6 +437,7 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
     keyable = _keyable(program)
     regions = Regions(program, keyable)
     owner_of: dict[str, str] = {}  # each counter versioned per owner: by which owner counter
+    int_dims = _int_dimensions(program)
     base = 0
     aggregates = []
     for a in program.aggregates:
@@ -415,7 +447,8 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
             keyed = reads.keyed_on_cash(a)
             if keyed is not None:
                 depends, cash_of = keyed
-        dims = [dimension(t, program) for _, t in a.params]
+        dims = [dimension(t, program) or int_dims.get((a.name, i))
+                for i, (_, t) in enumerate(a.params)]
         if depends and a.name not in fx.impure and None not in dims and a.counted is None:
             ranged = _cash_ranged(a, cash_of, fx) if cash_of else None
             dims, keys = _keyed(a, program, dims)

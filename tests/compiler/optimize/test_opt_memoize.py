@@ -267,3 +267,50 @@ def test_a_memo_whose_walk_reads_the_cash_keeps_the_exact_cash(editions):
     memos = {a.name: a.memo for a in program.aggregates if a.memo and a.memo.cash_of}
     ranged = {name: memo.cash_range for name, memo in memos.items()}
     assert sorted(ranged.values()) == [False, True], ranged
+
+
+INT_PARAM_RULES = DATA + (
+    "proc above(p: player, floor: int) -> int {\n"
+    "  return count(s in spaces where s.owner == p and s.level >= floor)\n}\n"
+    "proc over(p: player, n: int) -> int {\n"
+    "  return count(s in spaces where s.owner == p and s.level > n)\n}\n"
+    "proc claim(p: player, s: space) { s.owner = p }\n"
+    "proc raise_level(s: space) { s.level += 1 }\n"
+    "rule r { on turn(p: player) {\n"
+    "  claim(p, s1)\n  raise_level(s1)\n"
+    "  move(p, above(p, 2) + above(p, 4) + over(p, p.cash))\n} }\n")
+
+
+def test_an_integer_parameter_of_a_small_range_in_every_call_has_slots(editions):
+    """`floor` is 2 to 4 wherever `above` is called: a slot per value; `n` is a player's
+    cash in `over`'s call: no memo (its slots would be unbounded)."""
+    program = editions.compile(INT_PARAM_RULES, until="memoize-aggregates").program
+    aggregates = {a.name.split("_in_proc_")[1]: a for a in program.aggregates}
+    above = aggregates["above"]
+    dims = dict(zip((name for name, _ in above.params), above.memo.dims, strict=True))
+    assert dims == {"p": (0, 4), "floor": (-2, 3)}
+    assert aggregates["over"].memo is None
+
+
+def test_an_integer_argument_outside_the_slots_is_worked_out(editions):
+    from boardrules.compiler.codegen import generate
+    from boardrules.compiler.pipeline import compile_rules
+
+    compilation = compile_rules(editions.write(INT_PARAM_RULES))
+    code = generate(compilation.program, "ed.rules")
+    assert "0 <= v_floor - 2 < 3" in code
+    namespace: dict = {"__name__": "generated_under_test"}
+    exec(compile(code, "<generated>", "exec"), namespace)
+    game = namespace["Game"](2, seed=1)
+    (above,) = [a for a in compilation.program.aggregates if "_in_proc_above" in a.name]
+    order = [name for name, _ in above.params]
+    for step in range(6):
+        game.invoke("proc_claim", (step % 2, step % 3))
+        game.invoke("proc_raise_level", (step % 3,))
+        for p in (0, 1):
+            levels = [game.state_get("c_space_level", s) for s in range(3)
+                      if game.state_get("c_space_owner", s) == p]
+            for floor in range(-1, 7):  # within the slots (2 to 4) and outside them
+                args = {"p": p, "floor": floor}
+                answer = game.invoke(above.name, tuple(args[name] for name in order))
+                assert answer == sum(v >= floor for v in levels)
