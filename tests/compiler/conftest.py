@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from boardrules.compiler.checker import Checker, Scope
+from boardrules.compiler.codegen import generate
 from boardrules.compiler.diagnostics import CompileError, Reporter
 from boardrules.compiler.ir import VOID, Type
 from boardrules.compiler.modules import load_sources
@@ -61,6 +62,15 @@ class EditionFactory:
 
     def compile(self, body: str, until: str = "check", **kwargs) -> Compilation:
         return compile_rules(self.write(body, **kwargs), until=until)
+
+    def module(self, body: str, **kwargs) -> tuple[Compilation, str, dict]:
+        """A tiny edition's generated module, run as Python: its compilation, its code and
+        its namespace (`Game`, ...)."""
+        compilation = compile_rules(self.write(body, **kwargs))
+        code = generate(compilation.program, "ed.rules")
+        namespace: dict = {"__name__": "generated_under_test"}
+        exec(compile(code, "<generated>", "exec"), namespace)
+        return compilation, code, namespace
 
     def errors(self, body: str, until: str = "check", **kwargs) -> list[str]:
         """The error messages compilation reports (fails the test if it succeeds)."""

@@ -5,8 +5,6 @@ complete are left out before anyone's cash is read)."""
 from __future__ import annotations
 
 from boardrules.compiler import ir_text
-from boardrules.compiler.codegen import generate
-from boardrules.compiler.pipeline import compile_rules
 
 RULES = """field space.price: money = 5
 counter space.owner: player? = none
@@ -49,9 +47,7 @@ def test_the_guard_of_a_called_any_joins_the_callers_guard(editions):
 
 def test_a_guarded_caller_answers_as_before(editions):
     """Whoever owns what, at whatever level and cash: the same answer as the filter's."""
-    compilation = compile_rules(editions.write(RULES))
-    namespace: dict = {"__name__": "generated_under_test"}
-    exec(compile(generate(compilation.program, "ed.rules"), "<generated>", "exec"), namespace)
+    compilation, _, namespace = editions.module(RULES)
     game = namespace["Game"](3, seed=1)
     sale = next(a.name for a in compilation.program.aggregates
                 if a.name.endswith("in_proc_sale"))

@@ -3,9 +3,6 @@ only through their own parameters, so that a write of another entity's value kee
 
 from __future__ import annotations
 
-from boardrules.compiler.codegen import generate
-from boardrules.compiler.pipeline import compile_rules
-
 DATA = """enum resource { wood, stone }
 counter player.res: int[resource] = 0
 counter player.blocks: int = 0
@@ -62,11 +59,8 @@ def test_a_counter_of_the_walked_entities_is_versioned_as_a_whole(editions):
 
 def test_a_per_entity_memo_follows_every_write(editions):
     """Writes by the rules, by the reflection API and in a copy: never a stale value."""
-    compilation = compile_rules(editions.write(RULES))
-    code = generate(compilation.program, "ed.rules")
+    compilation, code, namespace = editions.module(RULES)
     assert "self.mvk_player_res[v_p] += 1" in code
-    namespace: dict = {"__name__": "generated_under_test"}
-    exec(compile(code, "<generated>", "exec"), namespace)
     game = namespace["Game"](3, seed=1)
     names = {a.name.split("_in_proc_")[1]: a.name for a in compilation.program.aggregates}
 

@@ -60,12 +60,8 @@ def test_a_filter_with_another_test_is_not_answered_from_counts(editions):
 
 def test_the_counts_follow_every_write(editions):
     """Writes by the rules, by the reflection API and in a copy: answers as the scans'."""
-    from boardrules.compiler.codegen import generate
-    from boardrules.compiler.pipeline import compile_rules
 
-    compilation = compile_rules(editions.write(COUNT_RULES, prelude=False))
-    namespace: dict = {"__name__": "generated_under_test"}
-    exec(compile(generate(compilation.program, "ed.rules"), "<generated>", "exec"), namespace)
+    compilation, _, namespace = editions.module(COUNT_RULES, prelude=False)
     game = namespace["Game"](2, seed=1)
     aggregates = {a.name.split("_in_proc_")[1]: a for a in compilation.program.aggregates}
     groups = [0, 0, 1, -1]  # reds, reds, blues, none

@@ -39,12 +39,8 @@ def test_aggregates_that_read_only_counters_are_memoized(editions):
 
 def test_a_memo_over_the_players_follows_a_retirement(editions):
     """Who is still in is versioned by the kernel: a retirement outdates the count."""
-    from boardrules.compiler.codegen import generate
-    from boardrules.compiler.pipeline import compile_rules
 
-    compilation = compile_rules(editions.write(MEMO_RULES))
-    namespace: dict = {"__name__": "generated_under_test"}
-    exec(compile(generate(compilation.program, "ed.rules"), "<generated>", "exec"), namespace)
+    compilation, _, namespace = editions.module(MEMO_RULES)
     game = namespace["Game"](3, seed=1)
     (seats,) = [a.name for a in compilation.program.aggregates
                 if a.memo and a.memo.reads == ("player_alive",)]
@@ -57,12 +53,8 @@ def test_a_memo_over_the_players_follows_a_retirement(editions):
 
 def test_a_memoized_value_follows_every_write(editions):
     """Writes by the rules, by the reflection API and in a copy: never a stale value."""
-    from boardrules.compiler.codegen import generate
-    from boardrules.compiler.pipeline import compile_rules
 
-    compilation = compile_rules(editions.write(MEMO_RULES))
-    namespace: dict = {"__name__": "generated_under_test"}
-    exec(compile(generate(compilation.program, "ed.rules"), "<generated>", "exec"), namespace)
+    compilation, _, namespace = editions.module(MEMO_RULES)
     game = namespace["Game"](2, seed=1)
     memoized = {a.name.split("_in_proc_")[1]: a.name for a in compilation.program.aggregates
                 if a.memo}
@@ -110,12 +102,8 @@ def test_an_aggregate_that_reads_its_players_cash_keeps_that_cash_in_its_memo(ed
 
 def test_a_cash_keyed_memo_follows_every_payment(editions):
     """The rules' payments do not bump a version: the kept cash tells a stale value."""
-    from boardrules.compiler.codegen import generate
-    from boardrules.compiler.pipeline import compile_rules
 
-    compilation = compile_rules(editions.write(CASH_MEMO_RULES))
-    namespace: dict = {"__name__": "generated_under_test"}
-    exec(compile(generate(compilation.program, "ed.rules"), "<generated>", "exec"), namespace)
+    compilation, _, namespace = editions.module(CASH_MEMO_RULES)
     game = namespace["Game"](2, seed=1)
     (keyed,) = [a.name for a in compilation.program.aggregates if a.memo and a.memo.cash_of]
 
@@ -293,14 +281,9 @@ def test_an_integer_parameter_of_a_small_range_in_every_call_has_slots(editions)
 
 
 def test_an_integer_argument_outside_the_slots_is_worked_out(editions):
-    from boardrules.compiler.codegen import generate
-    from boardrules.compiler.pipeline import compile_rules
 
-    compilation = compile_rules(editions.write(INT_PARAM_RULES))
-    code = generate(compilation.program, "ed.rules")
+    compilation, code, namespace = editions.module(INT_PARAM_RULES)
     assert "0 <= v_floor - 2 < 3" in code
-    namespace: dict = {"__name__": "generated_under_test"}
-    exec(compile(code, "<generated>", "exec"), namespace)
     game = namespace["Game"](2, seed=1)
     (above,) = [a for a in compilation.program.aggregates if "_in_proc_above" in a.name]
     order = [name for name, _ in above.params]

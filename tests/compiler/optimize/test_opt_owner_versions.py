@@ -112,9 +112,7 @@ def test_the_generated_writes_bump_the_owners_versions(editions):
 def test_per_owner_memos_follow_every_write(editions):
     """Random claims, builds, pledges and supply moves, by the rules, by the reflection API
     and in a copy: every memoized answer is the one worked out afresh."""
-    compilation = compile_rules(editions.write(RULES, prelude=False))
-    namespace: dict = {"__name__": "generated_under_test"}
-    exec(compile(generate(compilation.program, "ed.rules"), "<generated>", "exec"), namespace)
+    compilation, _, namespace = editions.module(RULES, prelude=False)
     game = namespace["Game"](3, seed=1)
     names = questions(compilation.program)
     groups = [0, 0, 1, 1, -1]
