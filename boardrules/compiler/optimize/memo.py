@@ -246,7 +246,8 @@ class MemoVersions:
     set of counters read on what a player owns (`mvo_`), one field of which stamps a memo;
     and a game counter whose memos only compare it with constants is in the sets as its
     side of those comparisons (`houses_left@sides`), which a write bumps only when one of
-    their outcomes turns."""
+    their outcomes differs from the last write's (`sides_` fields; -1 when state was set
+    from outside, so that the next write bumps)."""
 
     fields: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (field, the counters it versions)
     per_entity: tuple[str, ...] = ()  # the counters with a version per entity too (`mvk_`)

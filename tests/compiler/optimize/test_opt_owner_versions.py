@@ -103,15 +103,15 @@ def test_the_generated_writes_bump_the_owners_versions(editions):
     # an owner changed: the old and the new owner's
     assert {"self.mvos_0[old] += 1", "self.mvos_1[old] += 1", "self.mvos_0[new] += 1",
             "self.mvos_1[new] += 1"} <= set(lines)
-    # the supply written: its side of `supply > 0` before and after
-    assert "self.sides_before = (1 if (self.g_game_supply > 0) else 0)" in lines
-    assert "if (1 if (self.g_game_supply > 0) else 0) != self.sides_before:  " \
-        "# a comparison turned" in lines
+    # the supply written: its side of `supply > 0` against the one at its last write
+    at = lines.index("if (1 if (self.g_game_supply > 0) else 0) != self.sides_game_supply:  "
+                     "# a comparison turned")
+    assert lines[at + 1] == "self.sides_game_supply = (1 if (self.g_game_supply > 0) else 0)"
 
 
 def test_per_owner_memos_follow_every_write(editions):
     """Random claims, builds, pledges and supply moves, by the rules, by the reflection API
-    and in a copy: every memoized answer is the one worked out afresh."""
+    (levels, the supply) and in a copy: every memoized answer is the one worked out afresh."""
     compilation, _, namespace = editions.module(RULES, prelude=False)
     game = namespace["Game"](3, seed=1)
     names = questions(compilation.program)
@@ -141,7 +141,7 @@ def test_per_owner_memos_follow_every_write(editions):
     for step in range(300):
         for p in range(3):
             assert answers(game, p) == expected(p), (step, p)
-        action = rng.randrange(6)
+        action = rng.randrange(7)
         s = rng.randrange(5)
         if action == 0:
             game.invoke("proc_claim", (rng.randrange(3), s))
@@ -153,5 +153,24 @@ def test_per_owner_memos_follow_every_write(editions):
             game.invoke("proc_take", (rng.choice((-2, -1, 1, 2)),))
         elif action == 4:
             game.state_set("c_space_level", s, rng.randrange(4))
+        elif action == 5:
+            game.state_set("g_game_supply", 0, rng.randrange(-1, 3))
         else:
             game = game.copy()
+
+
+def test_a_side_set_from_outside_is_followed_by_the_next_write(editions):
+    """The supply set to 0 through the reflection API, then raised to 1 by the rules: the
+    side of `supply > 0` turned back since the last write by the rules, and the answer
+    with it."""
+    compilation, _, namespace = editions.module(RULES, prelude=False)
+    game = namespace["Game"](2, seed=1)
+    wants = questions(compilation.program)["wants"]
+    for s in (0, 1):
+        game.invoke("proc_claim", (0, s))
+    game.invoke("proc_take", (1,))
+    assert game.invoke(wants, (0,))
+    game.state_set("g_game_supply", 0, 0)
+    assert not game.invoke(wants, (0,))
+    game.invoke("proc_take", (-1,))
+    assert game.invoke(wants, (0,))
