@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -78,3 +79,20 @@ def test_the_recompute_oracle_counts_recomputes_and_idle_calls():
         run.stdout).groups())
     assert 0 < skippable <= idle <= calls
     assert len(re.findall(r"^  agg_\w+ ", run.stdout, re.MULTILINE)) == 3
+
+
+def test_the_instruction_count_reports_the_game_loop_per_turn():
+    """Counted inside the game loop only (or, without valgrind, the script says what is
+    missing); one game, as valgrind is slow to start Python."""
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks/instructions.py"),
+                          "disney_theme_park", "--games", "1"],
+                         capture_output=True, text=True, timeout=600)
+    if shutil.which("valgrind") is None:
+        assert run.returncode == 2 and "valgrind not found" in run.stdout
+        return
+    assert run.returncode == 0, run.stderr
+    turns, instructions, per_turn = (int(n.replace(",", "")) for n in re.search(
+        r"(\d+) turns, ([\d,]+) instructions in the game loop, ([\d,]+) a turn",
+        run.stdout).groups())
+    assert turns > 0 and per_turn == round(instructions / turns)
+    assert 100 < per_turn < 1_000_000  # the game loop, not Python's start

@@ -1,0 +1,73 @@
+"""Instructions a turn of compiled games, counted by callgrind: a figure the noise of this
+machine's clock does not move.
+
+    python benchmarks/instructions.py [EDITION] [--games N] [--players K] [--seed S]
+
+Builds (or finds in the cache) the compiled edition, then runs valgrind's callgrind over a
+fresh process that plays N seeded games with counting on only inside the game loop
+(`Kernel.play`: neither Python's start nor a game's set-up), and prints the instructions
+counted, the turns and their ratio. The same games give the same count to within a few
+instructions, so two versions of the compiler compare on a few hundred games where turns
+a second would need many runs. Exits 2 when valgrind is not installed.
+Not a test: performance is measured here, not asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from boardrules.runtime.loader import load_module
+
+PLAY = """
+import sys
+from boardrules.harness.simulate import game_seed
+from boardrules.runtime.loader import load_module
+module = load_module(sys.argv[1], "compiled")
+turns = 0
+for index in range(int(sys.argv[3])):
+    game = module.Game(int(sys.argv[2]), seed=game_seed(int(sys.argv[4]), index))
+    game.play()
+    turns += game.turn
+print(turns)
+"""
+COUNTED = "*Kernel_9play*"  # Cython's Python wrapper of Kernel.play, and what it calls
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("edition", nargs="?", default="disney_theme_park")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        print("valgrind not found: install valgrind to count instructions")
+        return 2
+    load_module(args.edition, "compiled")  # built here, not under valgrind
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "callgrind.out"
+        run = subprocess.run(
+            [valgrind, "--tool=callgrind", f"--callgrind-out-file={out}",
+             f"--toggle-collect={COUNTED}", sys.executable, "-c", PLAY, args.edition,
+             str(args.players), str(args.games), str(args.seed)],
+            capture_output=True, text=True)
+        if run.returncode != 0:
+            sys.exit(f"error: the counted games failed:\n{run.stderr.strip()[-2000:]}")
+        counted = re.search(r"^summary: (\d+)$", out.read_text(), re.MULTILINE)
+    turns = int(run.stdout.split()[-1])
+    instructions = int(counted.group(1)) if counted else 0
+    print(f"{args.edition}: {args.games} games, {args.players} players, seed {args.seed}: "
+          f"{turns} turns, {instructions:,} instructions in the game loop, "
+          f"{instructions / max(turns, 1):,.0f} a turn")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
