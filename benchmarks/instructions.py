@@ -14,13 +14,14 @@ Not a test: performance is measured here, not asserted.
 
 from __future__ import annotations
 
-import argparse
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from games_arguments import games_parser
 
 from boardrules.runtime.loader import load_module
 
@@ -40,11 +41,7 @@ COUNTED = "*Kernel_9play*"  # Cython's Python wrapper of Kernel.play, and what i
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("edition", nargs="?", default="disney_theme_park")
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--seed", type=int, default=7)
+    parser = games_parser(__doc__, games=100)
     args = parser.parse_args()
     valgrind = shutil.which("valgrind")
     if valgrind is None:

@@ -11,7 +11,6 @@ time, flat). Exits 2 if perf is not installed.
 
 from __future__ import annotations
 
-import argparse
 import os
 import shutil
 import signal
@@ -21,16 +20,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from games_arguments import games_parser
+
 from boardrules.harness.simulate import game_seed
 from boardrules.runtime.loader import load_module
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("edition", nargs="?", default="disney_theme_park")
-    parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--seed", type=int, default=7)
+    parser = games_parser(__doc__, games=2000)
     parser.add_argument("--top", type=int, default=15)
     parser.add_argument("--output", type=Path, help="keep perf.data here (default: temp)")
     args = parser.parse_args()

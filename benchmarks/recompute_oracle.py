@@ -36,7 +36,6 @@ Only the default policy's games (the one whose questions are memoized on windows
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from collections import Counter
@@ -44,6 +43,8 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+from games_arguments import games_parser
 
 from boardrules.harness.simulate import game_seed
 from boardrules.runtime.loader import load_module
@@ -229,11 +230,7 @@ def _observed_memo(recorder: Recorder, name: str, wrapper: Callable) -> Callable
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("edition", nargs="?", default="disney_theme_park")
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--seed", type=int, default=7)
+    parser = games_parser(__doc__, games=20)
     parser.add_argument("--regions", default="counter",
                         help="counter, entity, or a declared field (default: counter)")
     parser.add_argument("--cash", choices=("ranges", "exact"),
