@@ -255,7 +255,12 @@ class Generator:
                              # bit walks: others' spaces, and one owner's, pruned by a field
                              f"any(t in spaces where t.owner != none and t.owner != {q}"
                              f" and t.price > {r.choice((0, 60, 99))})",
-                             f"count(t in spaces where t.owner == {q} and t.price >= 100) > 0"))
+                             f"count(t in spaces where t.owner == {q} and t.price >= 100) > 0",
+                             # what one player owns, and a game counter's side: per owner
+                             f"any(t in spaces where t.owner == {q} and t.level > "
+                             f"{r.choice((0, 1, 5))} and pinged > {r.choice((0, 3))})",
+                             f"sum(t.level for t in spaces where t.owner == {q}) > "
+                             f"{r.choice((0, 2))}"))
         if kind == "ask" and not pure:
             return f"ask yes({r.choice(env.players)}, {self.int_(env, d, True)})"
         return f"{self.int_(env, d, pure)} > 0"
