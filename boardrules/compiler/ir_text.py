@@ -75,6 +75,18 @@ def aggregate(a: ir.Aggregate) -> str:
     return f"{lets}{a.kind}({value}{domain(a.var, a.domain, a.where)})"
 
 
+def memo(m: ir.Memo) -> str:
+    """`memoized in 24 slots from 292, kept until ... changes`: what a memo's stamp follows."""
+    follows = [*(r for r in m.reads if "@" not in r),  # a side: shown with its comparison
+               *(f"{array} of {param}" for array, param in m.per_entity),
+               *(f"{array} owned by {param}" for array, param in m.per_owner)]
+    sides = "".join(f"; side of {expr(comparison)}" for _, comparison in m.thresholds)
+    cash = (f"; the cash of {m.cash_of}{' (its range)' if m.cash_range else ''}"
+            if m.cash_of else "")
+    return (f"memoized in {m.slots} slots from {m.base}, kept until one of "
+            f"{', '.join(follows)} changes{sides}{cash}")
+
+
 def block(body: tuple[ir.Stmt, ...], indent: str = "  ") -> list[str]:
     lines: list[str] = []
     for s in body:
@@ -118,6 +130,8 @@ def program(p: ir.Program) -> str:
         lines += block(f.body)
     for a in p.aggregates:
         lines.append(f"aggregate {_signature(a.name, a.params, str(a.type))} = {aggregate(a)}")
+        if a.memo is not None:
+            lines.append(f"  {memo(a.memo)}")
     for d in p.decisions:
         choice = {"bool": "bool", "int": f"{expr(d.low)}..{expr(d.high)}"}.get(
             d.kind, domain(d.var, d.domain, d.where) if d.domain else "")

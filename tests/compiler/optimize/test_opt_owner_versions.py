@@ -9,6 +9,7 @@ import random
 
 from opt_programs import TWO_GROUPS
 
+from boardrules.compiler import ir_text
 from boardrules.compiler.codegen import generate
 from boardrules.compiler.pipeline import compile_rules
 
@@ -81,6 +82,13 @@ def test_a_question_over_what_a_player_owns_is_versioned_per_owner(editions):
     assert wants.reads == ("game_supply@sides",)
     assert [counter for counter, _ in wants.thresholds] == ["game_supply"]
     assert memo["level_of"].per_owner == (("space_level", "p"), ("space_owner", "p"))
+
+
+def test_the_ir_dump_shows_what_a_memo_follows(editions):
+    program = editions.compile(RULES, prelude=False, until="memoize-aggregates").program
+    dump = ir_text.program(program)
+    assert "space_level owned by p, space_owner owned by p, space_pledged owned by p " \
+        "changes; side of (game.game_supply > 0)" in dump
 
 
 def test_a_read_beyond_what_the_player_owns_keeps_the_whole_versions(editions):
