@@ -326,6 +326,9 @@ class Memo:
     # (game counter, comparison with a constant): counters whose side of these comparisons
     # versions it instead of their values (`reads` names them with memo.SIDES)
     thresholds: tuple[tuple[str, Expr], ...] = ()
+    # table indexes by whose groups it is versioned for its player owning all but one of a
+    # group where an owner changed (the `near` versions of regions.py)
+    near: tuple[str, ...] = ()
 
     @property
     def slots(self) -> int:

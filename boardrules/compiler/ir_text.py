@@ -81,6 +81,8 @@ def memo(m: ir.Memo) -> str:
                *(f"{array} of {param}" for array, param in m.per_entity),
                *(f"{array} owned by {param}" for array, param in m.per_owner)]
     sides = "".join(f"; side of {expr(comparison)}" for _, comparison in m.thresholds)
+    sides += "".join(f"; an owner change in a group of {index} that its player owns all but one of"
+                     for index in m.near)
     cash = (f"; the cash of {m.cash_of}{' (its range)' if m.cash_range else ''}"
             if m.cash_of else "")
     return (f"memoized in {m.slots} slots from {m.base}, kept until one of "

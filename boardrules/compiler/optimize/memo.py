@@ -254,6 +254,9 @@ class MemoVersions:
     per_owner: tuple[OwnerField, ...] = ()
     # (game counter, every comparison with a constant that its memos' sides stand for)
     sides: tuple[tuple[str, tuple[ir.Expr, ...]], ...] = ()
+    # (field, owner counter, table index, the owner index's offset and values): a version
+    # per owner, bumped by a change of owner in a group it owns all but one of (`mvn_`)
+    near: tuple[tuple[str, str, str, int, int], ...] = ()
 
     @classmethod
     def of(cls, program: ir.Program) -> MemoVersions:
@@ -267,13 +270,16 @@ class MemoVersions:
         for memo in memos:
             for counter, comparison in memo.thresholds:
                 sides.setdefault(counter, {})[comparison] = None
+        near = sorted({(memo.owner, table_index) for memo in memos for table_index in memo.near})
         return cls(
             tuple((_field_name(counters, i), counters) for i, counters in enumerate(sets)),
             tuple(per_entity),
             tuple(OwnerField(f"mvo_{counters[0]}" if len(counters) == 1 else f"mvos_{i}", owner,
                              owner_index[owner].offset, owner_index[owner].values, counters)
                   for i, (owner, counters) in enumerate(owned)),
-            tuple((counter, tuple(comparisons)) for counter, comparisons in sorted(sides.items())))
+            tuple((counter, tuple(comparisons)) for counter, comparisons in sorted(sides.items())),
+            tuple((f"mvn_{owner}_{table_index}", owner, table_index, owner_index[owner].offset,
+                   owner_index[owner].values) for owner, table_index in near))
 
     def bumped_by(self, array: str) -> list[str]:
         """The fields a write of `array` bumps."""
@@ -291,6 +297,17 @@ class MemoVersions:
     def owner_changes(self, owner: str) -> list[OwnerField]:
         """The per-owner versions a change of the owner counter bumps."""
         return [f for f in self.per_owner if f.owner == owner and owner in f.counters]
+
+    def near_of(self, owner: str) -> list[tuple[str, str, int, int]]:
+        """(field, table index, offset, values) of the near versions a change of the owner
+        counter bumps."""
+        return [(name, table_index, offset, values)
+                for name, counter, table_index, offset, values in self.near if counter == owner]
+
+    def near_field(self, owner: str, table_index: str) -> tuple[str, int]:
+        """The near versions of an owner counter by a table index, and their offset."""
+        return next((name, offset) for name, counter, table, offset, _ in self.near
+                    if counter == owner and table == table_index)
 
     def sides_of(self, counter: str) -> tuple[ir.Expr, ...]:
         """The comparisons whose outcomes a write of a game counter may turn."""
@@ -468,7 +485,7 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
             if owned is not None:
                 memo = dataclasses.replace(
                     memo, per_owner=tuple((array, owned.param) for array in owned.counters),
-                    owner=owned.owner, thresholds=owned.thresholds)
+                    owner=owned.owner, thresholds=owned.thresholds, near=owned.near)
             if memo.slots <= MAX_SLOTS:
                 a = dataclasses.replace(ranged or a, memo=memo)
                 base += memo.slots

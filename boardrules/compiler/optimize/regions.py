@@ -34,6 +34,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .. import ir
+from .conjuncts import chain_of
 from .walk import assigned_locals, child_exprs, domain_exprs
 
 COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
@@ -68,6 +69,8 @@ class OwnedReads:
     # game counters compared with constants only, each with a comparison (once each)
     thresholds: tuple[tuple[str, ir.Expr], ...]
     compared: frozenset[str]  # those game counters
+    # table indexes whose groups the owners of all but one of a group are versioned by
+    near: tuple[str, ...] = ()
 
 
 @dataclass
@@ -80,6 +83,7 @@ class _Walk:
     counters: set[str] = field(default_factory=set)
     thresholds: dict[ir.Expr, str] = field(default_factory=dict)  # and the counter each reads
     bare: set[str] = field(default_factory=set)  # game counters read otherwise
+    near: set[str] = field(default_factory=set)  # see `_others_near`
     calls: list[str] = field(default_factory=list)  # the call stack, against recursion
 
 
@@ -121,7 +125,7 @@ class Regions:
                 thresholds = tuple((counter, t) for t, counter in walk.thresholds.items()
                                    if counter in compared)
                 return OwnedReads(owner, param, tuple(sorted(walk.counters)), thresholds,
-                                  frozenset(compared))
+                                  frozenset(compared), tuple(sorted(walk.near)))
         return None
 
     # ---- the walk ---------------------------------------------------------------------
@@ -132,7 +136,10 @@ class Regions:
             return
         for e in (a.guard, *(e for _, e in a.hoisted), *domain_exprs(a.domain)):
             self._expr(e, w, p, facts)
-        inner = self._walked(a.domain, a.var, w, p, facts)
+        if self._others_near(a, w, p):
+            inner = facts  # other players' entities: none of their counters may be read
+        else:
+            inner = self._walked(a.domain, a.var, w, p, facts)
         self._expr(a.where, w, p, inner)
         self._expr(a.value, w, p, self._learn(a.where, w, p, inner))
 
@@ -144,6 +151,45 @@ class Regions:
             self._expr(e, w, p, facts)
         if q.counter_index == w.owner_index:
             w.counters.add(w.owner)
+
+    def _others_near(self, a: ir.Aggregate, w: _Walk, p: str | None) -> bool:
+        """Whether `a` walks the entities of every owner but none and p, each only if p owns
+        all the rest of its group (`all(t.owner == p for t in ... where t.f == s.f and t !=
+        s)`, a count query): the trade partner search. Its answer changes with what p owns,
+        and with a change of owner in a group p owns all but one of: the `near` versions,
+        which a change of owner bumps for every such owner (memo.py)."""
+        d = a.domain
+        if not (d.index == w.owner_index and d.key is None and len(d.others) == 2
+                and any(_is_local(e, p) for e in d.others)
+                and any(isinstance(e, ir.Const) and e.value == -1 for e in d.others)):
+            return False
+        for conjunct in chain_of(a.where, "and") if a.where is not None else ():
+            table_index = self._all_but_one(conjunct, a.var, w, p)
+            if table_index:
+                w.counters.add(w.owner)
+                w.near.add(table_index)
+                return True
+        return False
+
+    def _all_but_one(self, e: ir.Expr, var: str, w: _Walk, p: str | None) -> str:
+        """The table index of a count query `e` asks, whether p owns every other entity of
+        var's group; '' when `e` is not one."""
+        callee = self.aggregates.get(e.function) if isinstance(e, ir.CallProc) else None
+        q = callee.counted if callee is not None else None
+        if q is None or callee.kind != "all" or q.counter_index != w.owner_index:
+            return ""
+        args = {name: arg for (name, _), arg in zip(callee.params, e.args, strict=False)}
+
+        def of_caller(x: ir.Expr | None) -> ir.Expr | None:
+            return args.get(x.name) if isinstance(x, ir.Local) else None
+
+        key = q.key
+        entity = key.entity if isinstance(key, ir.Table) and key.element is None else None
+        if not (_is_local(of_caller(q.value), p) and _is_local(of_caller(q.excluded), var)
+                and _is_local(of_caller(entity), var)
+                and key.table == self.indexes[q.table_index].table):
+            return ""
+        return q.table_index
 
     def _walked(self, d: ir.Domain, var: str, w: _Walk, p: str | None, facts: Facts) -> Facts:
         """The facts inside a walk of the domain: its member is p's when the walk is the

@@ -44,7 +44,14 @@ QUESTIONS = (
     "  return max_of(t.level for t in spaces where t.group == reds and t.owner == p\n"
     "    or t.level > 2)\n}\n"
     "proc stock(p: player) -> int {\n"
-    "  return count(s in spaces where s.owner == p and s.level < supply)\n}\n")
+    "  return count(s in spaces where s.owner == p and s.level < supply)\n}\n"
+    # the other players' spaces that would complete a group of p's: per owner, and by the
+    # changes of owner in the groups p owns all but one of
+    "proc completes(p: player, s: space) -> bool {\n"
+    "  return all(t.owner == p for t in spaces where t.group == s.group and t != s)\n}\n"
+    "proc partners(p: player) -> int {\n"
+    "  return count(s in spaces where s.owner != none and s.owner != p and s.group != none\n"
+    "    and completes(p, s))\n}\n")
 
 ACTIONS = (
     "proc claim(p: player, s: space) { s.owner = p }\n"
@@ -53,7 +60,7 @@ ACTIONS = (
     "proc take(n: int) { supply -= n }\n"
     "rule r { on turn(p: player) {\n"
     "  claim(p, s0)\n  raise_level(s0)\n  pledge(s1, true)\n  take(1)\n"
-    "  move(p, level_of(p) + others(p) + tallest(p) + stock(p)"
+    "  move(p, level_of(p) + others(p) + tallest(p) + stock(p) + partners(p)"
     " + (if wants(p) then 1 else 0))\n} }\n")
 
 RULES = BOARD + QUESTIONS + ACTIONS
@@ -82,6 +89,8 @@ def test_a_question_over_what_a_player_owns_is_versioned_per_owner(editions):
     assert wants.reads == ("game_supply@sides",)
     assert [counter for counter, _ in wants.thresholds] == ["game_supply"]
     assert memo["level_of"].per_owner == (("space_level", "p"), ("space_owner", "p"))
+    assert memo["partners"].per_owner == (("space_owner", "p"),)
+    assert memo["partners"].near == ("ix0_space_group",)
 
 
 def test_the_ir_dump_shows_what_a_memo_follows(editions):
@@ -111,6 +120,9 @@ def test_the_generated_writes_bump_the_owners_versions(editions):
     # an owner changed: the old and the new owner's
     assert {"self.mvos_0[old] += 1", "self.mvos_1[old] += 1", "self.mvos_0[new] += 1",
             "self.mvos_1[new] += 1"} <= set(lines)
+    # an owner changed: every other owner of all but one of the group, for partners
+    assert "if i != old and i != new and self.vxc_space_owner_by_ix0_space_group" \
+        "[near_key * 4 + i] == near_size - 1:" in lines
     # the supply written: its side of `supply > 0` against the one at its last write
     at = lines.index("if (1 if (self.g_game_supply > 0) else 0) != self.sides_game_supply:  "
                      "# a comparison turned")
@@ -139,11 +151,14 @@ def test_per_owner_memos_follow_every_write(editions):
                     for s in range(5))
         return (wants, sum(level[s] for s in range(5) if owner[s] == p),
                 sum(owner[s] != p and level[s] > 0 for s in range(5)),
-                sum(owner[s] == p and level[s] < supply for s in range(5)))
+                sum(owner[s] == p and level[s] < supply for s in range(5)),
+                sum(owner[s] not in (-1, p) and groups[s] >= 0
+                    and all(owner[t] == p for t in mates[s] if t != s) for s in range(5)))
 
     def answers(g, p: int) -> tuple:
         return (bool(g.invoke(names["wants"], (p,))), g.invoke(names["level_of"], (p,)),
-                g.invoke(names["others"], (p,)), g.invoke(names["stock"], (p,)))
+                g.invoke(names["others"], (p,)), g.invoke(names["stock"], (p,)),
+                g.invoke(names["partners"], (p,)))
 
     rng = random.Random(7)
     for step in range(300):
