@@ -21,6 +21,12 @@ A walk of any other member set of those counters, or another read of one, and th
 keeps its whole versions. The facts follow `and` chains, filters and calls' arguments:
 nothing else (a conservative analysis: a question it cannot prove is stamped as before).
 
+One question reads the other players' entities: the trade partner search walks the spaces
+of every owner but none and p, each only if p owns all the rest of its group (a count
+query). Its answer changes only with what p owns and with a change of owner in a group p
+owns all but one of, which bumps p's `near` version (memo.py); the analysis accepts that
+shape and reads nothing else of those entities.
+
 The same questions compare game counters with constants only (`houses_left > 0`, `if
 short_game then 3 else 4`): such a counter stamps the memo by the outcomes of those
 comparisons (bits below the versions' sum) instead of its version, which every building
