@@ -395,8 +395,7 @@ def _game_arrays(program: ir.Program, kernel: dict[str, list[int]],
     # a version per entity starts at 1, as the whole counters' do: above a slot's empty stamp
     arrays += [(ident(array, "mvk_"), f"[1] * {sizes[array.split('_')[0]]}")
                for array in versions.per_entity]
-    arrays += [(ident(f.name, ""), f"[1] * {f.values}") for f in versions.per_owner]
-    arrays += [(ident(name, ""), f"[1] * {values}") for name, _, _, _, values in versions.near]
+    arrays += [(ident(f.name, ""), f"[1] * {f.values}") for f in versions.owner_arrays]
     return arrays
 
 

@@ -238,6 +238,18 @@ class OwnerField:
 
 
 @dataclass(frozen=True)
+class NearField:
+    """A version per owner that a change of owner bumps for every other owner of all but one
+    of the changed entity's group (regions.py: the trade partner search)."""
+
+    name: str
+    owner: str  # the owner counter
+    offset: int
+    values: int
+    table_index: str  # the index of the field whose values are the groups
+
+
+@dataclass(frozen=True)
 class MemoVersions:
     """The version fields the memos compare: one per set of counters that memos read
     together, bumped by a write of any counter in its set, so that a memo's stamp is one
@@ -254,9 +266,7 @@ class MemoVersions:
     per_owner: tuple[OwnerField, ...] = ()
     # (game counter, every comparison with a constant that its memos' sides stand for)
     sides: tuple[tuple[str, tuple[ir.Expr, ...]], ...] = ()
-    # (field, owner counter, table index, the owner index's offset and values): a version
-    # per owner, bumped by a change of owner in a group it owns all but one of (`mvn_`)
-    near: tuple[tuple[str, str, str, int, int], ...] = ()
+    near: tuple[NearField, ...] = ()  # (`mvn_`)
 
     @classmethod
     def of(cls, program: ir.Program) -> MemoVersions:
@@ -278,8 +288,9 @@ class MemoVersions:
                              owner_index[owner].offset, owner_index[owner].values, counters)
                   for i, (owner, counters) in enumerate(owned)),
             tuple((counter, tuple(comparisons)) for counter, comparisons in sorted(sides.items())),
-            tuple((f"mvn_{owner}_{table_index}", owner, table_index, owner_index[owner].offset,
-                   owner_index[owner].values) for owner, table_index in near))
+            tuple(NearField(f"mvn_{owner}_{table_index}", owner, owner_index[owner].offset,
+                            owner_index[owner].values, table_index)
+                  for owner, table_index in near))
 
     def bumped_by(self, array: str) -> list[str]:
         """The fields a write of `array` bumps."""
@@ -298,16 +309,19 @@ class MemoVersions:
         """The per-owner versions a change of the owner counter bumps."""
         return [f for f in self.per_owner if f.owner == owner and owner in f.counters]
 
-    def near_of(self, owner: str) -> list[tuple[str, str, int, int]]:
-        """(field, table index, offset, values) of the near versions a change of the owner
-        counter bumps."""
-        return [(name, table_index, offset, values)
-                for name, counter, table_index, offset, values in self.near if counter == owner]
+    def near_of(self, owner: str) -> list[NearField]:
+        """The near versions a change of the owner counter bumps."""
+        return [f for f in self.near if f.owner == owner]
 
-    def near_field(self, owner: str, table_index: str) -> tuple[str, int]:
-        """The near versions of an owner counter by a table index, and their offset."""
-        return next((name, offset) for name, counter, table, offset, _ in self.near
-                    if counter == owner and table == table_index)
+    def near_field(self, owner: str, table_index: str) -> NearField:
+        """The near versions of an owner counter by a table index."""
+        return next(f for f in self.near if f.owner == owner and f.table_index == table_index)
+
+    @property
+    def owner_arrays(self) -> tuple[OwnerField | NearField, ...]:
+        """Every array of versions per owner: each starts at 1, and setting state from
+        outside bumps them all."""
+        return (*self.per_owner, *self.near)
 
     def sides_of(self, counter: str) -> tuple[ir.Expr, ...]:
         """The comparisons whose outcomes a write of a game counter may turn."""

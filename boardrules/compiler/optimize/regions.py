@@ -74,9 +74,13 @@ class OwnedReads:
     counters: tuple[str, ...]  # the owned entity type's counters it reads, the owner's too
     # game counters compared with constants only, each with a comparison (once each)
     thresholds: tuple[tuple[str, ir.Expr], ...]
-    compared: frozenset[str]  # those game counters
     # table indexes whose groups the owners of all but one of a group are versioned by
     near: tuple[str, ...] = ()
+
+    @property
+    def compared(self) -> frozenset[str]:
+        """The game counters its comparisons read."""
+        return frozenset(counter for counter, _ in self.thresholds)
 
 
 @dataclass
@@ -131,7 +135,7 @@ class Regions:
                 thresholds = tuple((counter, t) for t, counter in walk.thresholds.items()
                                    if counter in compared)
                 return OwnedReads(owner, param, tuple(sorted(walk.counters)), thresholds,
-                                  frozenset(compared), tuple(sorted(walk.near)))
+                                  tuple(sorted(walk.near)))
         return None
 
     # ---- the walk ---------------------------------------------------------------------
@@ -178,24 +182,18 @@ class Regions:
         return False
 
     def _all_but_one(self, e: ir.Expr, var: str, w: _Walk, p: str | None) -> str:
-        """The table index of a count query `e` asks, whether p owns every other entity of
-        var's group; '' when `e` is not one."""
-        callee = self.aggregates.get(e.function) if isinstance(e, ir.CallProc) else None
-        q = callee.counted if callee is not None else None
-        if q is None or callee.kind != "all" or q.counter_index != w.owner_index:
+        """The table index of `e` when it asks, from the counts the owner's writes keep,
+        whether p owns every other entity of var's group; '' otherwise."""
+        query = self._ownership_query(e, w)
+        if query is None or not query.counted:
             return ""
-        args = {name: arg for (name, _), arg in zip(callee.params, e.args, strict=False)}
-
-        def of_caller(x: ir.Expr | None) -> ir.Expr | None:
-            return args.get(x.name) if isinstance(x, ir.Local) else None
-
-        key = q.key
-        entity = key.entity if isinstance(key, ir.Table) and key.element is None else None
-        if not (_is_local(of_caller(q.value), p) and _is_local(of_caller(q.excluded), var)
-                and _is_local(of_caller(entity), var)
-                and key.table == self.indexes[q.table_index].table):
+        key = query.key
+        if not (_is_local(query.value, p) and _is_local(query.excluded, var)
+                and isinstance(key, ir.Table) and key.element is None
+                and key.table == self.indexes[query.table_index].table
+                and _is_local(key.entity, var)):
             return ""
-        return q.table_index
+        return query.table_index
 
     def _walked(self, d: ir.Domain, var: str, w: _Walk, p: str | None, facts: Facts) -> Facts:
         """The facts inside a walk of the domain: its member is p's when the walk is the
@@ -235,16 +233,15 @@ class Regions:
         if threshold:
             w.thresholds[e] = threshold
             return
-        for truth in _truth_operands(e):
-            if _compared_counter(truth) in self.global_counters:
-                w.thresholds[truth] = truth.array
+        truths = [t for t in _truth_operands(e) if _compared_counter(t) in self.global_counters]
+        for truth in truths:  # a game counter taken as a truth value: a comparison with 0
+            w.thresholds[truth] = truth.array
         if isinstance(e, ir.State):
             self._state(e, w, facts)
         elif isinstance(e, ir.CallProc):
             self._call(e, w, p, facts)
         for child in child_exprs(e):
-            if not (_compared_counter(child) in self.global_counters
-                    and child in _truth_operands(e)):
+            if child not in truths:
                 self._expr(child, w, p, facts)
 
     def _state(self, e: ir.State, w: _Walk, facts: Facts) -> None:
@@ -335,17 +332,36 @@ class Regions:
                 return owner.entity
         return None
 
-    def _owns_all(self, e: ir.Expr | None, w: _Walk, p: str | None,
-                  depth: int = 0) -> tuple[str, ir.Expr] | None:
+    def _owns_all(self, e: ir.Expr | None, w: _Walk,
+                  p: str | None) -> tuple[str, ir.Expr] | None:
         """(field, value) when `e` is true only if p owns every entity whose read-only
         field has that value: `all(t.owner == p for t in ... where t.f == k)`, or a call of
         a procedure returning one."""
+        query = self._ownership_query(e, w)
+        if query is None or query.excluded is not None or not _is_local(query.value, p):
+            return None
+        return self.indexes[query.table_index].table, _unchecked(query.key)
+
+    def _ownership_query(self, e: ir.Expr | None, w: _Walk,
+                         depth: int = 0) -> _OwnershipQuery | None:
+        """What `e` asks when it calls `all(t.owner == v for t in <index of a field>[k]
+        [where t != x])` (directly or through procedures that return the call), with k, v
+        and x as the caller names them; None for anything else."""
         if not isinstance(e, ir.CallProc) or depth > 4:
             return None
         callee = self.aggregates.get(e.function) or self.functions.get(e.function)
         if callee is None:
             return None
         names = {name: arg for (name, _), arg in zip(callee.params, e.args, strict=False)}
+
+        def of_caller(x: ir.Expr | None) -> ir.Expr | None:
+            """A callee's parameter, or a read-only field of one, as the caller names it."""
+            if isinstance(x, ir.Local):
+                return names.get(x.name)
+            if isinstance(x, ir.Table) and x.element is None and of_caller(x.entity) is not None:
+                return dataclasses.replace(x, entity=of_caller(x.entity))
+            return None
+
         if isinstance(callee, ir.Function):
             if len(callee.body) != 1 or not isinstance(callee.body[0], ir.Return):
                 return None
@@ -356,21 +372,27 @@ class Regions:
                          for a in inner.args)
             if None in args:
                 return None
-            return self._owns_all(ir.CallProc(inner.type, inner.function, args), w, p,
-                                  depth + 1)
+            return self._ownership_query(ir.CallProc(inner.type, inner.function, args), w,
+                                         depth + 1)
         a = callee
-        if a.kind != "all" or a.where is not None or a.domain.index not in self.indexes:
+        value, where = a.value, a.where
+        if not (a.kind == "all" and a.domain.index in self.indexes
+                and isinstance(value, ir.Binary) and value.op == "=="
+                and isinstance(value.left, ir.State) and value.left.array == w.owner
+                and _is_local(value.left.entity, a.var)):
             return None
-        if not isinstance(a.domain.key, ir.Local) or a.domain.key.name not in names:
+        other = None
+        if where is not None:
+            if not (isinstance(where, ir.Binary) and where.op == "!="
+                    and _is_local(where.left, a.var)):
+                return None
+            other = where.right
+        key, owner, excluded = (of_caller(x) for x in (a.domain.key, value.right, other))
+        if key is None or owner is None or (other is not None and excluded is None):
             return None
-        value = a.value
-        if not (isinstance(value, ir.Binary) and value.op == "==" and isinstance(
-                value.left, ir.State) and value.left.array == w.owner
-                and value.left.entity == ir.Local(value.left.entity.type, a.var)
-                and isinstance(value.right, ir.Local)
-                and _is_local(names.get(value.right.name), p)):
-            return None
-        return self.indexes[a.domain.index].table, _unchecked(names[a.domain.key.name])
+        if a.counted is not None:  # the index by whose keys the owner's writes count
+            return _OwnershipQuery(a.counted.table_index, key, owner, excluded, True)
+        return _OwnershipQuery(a.domain.index, key, owner, excluded, False)
 
     def _threshold(self, e: ir.Expr) -> str:
         """The game counter a comparison with a constant reads, else ''."""
@@ -380,6 +402,18 @@ class Regions:
                         and isinstance(other, ir.Const):
                     return counter.array
         return ""
+
+
+@dataclass(frozen=True)
+class _OwnershipQuery:
+    """`all(t.owner == value for t in <table_index>[key] [where t != excluded])`, in the
+    caller's terms, and whether the owner's writes keep its counts (count-queries)."""
+
+    table_index: str
+    key: ir.Expr
+    value: ir.Expr
+    excluded: ir.Expr | None
+    counted: bool
 
 
 def _compared_counter(e: ir.Expr | None) -> str:
