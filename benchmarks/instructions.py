@@ -25,17 +25,15 @@ from games_arguments import games_parser
 
 from boardrules.runtime.loader import load_module
 
+# the counted process: bench_backends.py's seeded games (its directory is passed first)
 PLAY = """
 import sys
-from boardrules.harness.simulate import game_seed
+sys.path.insert(0, sys.argv[1])
+from bench_backends import play_once
 from boardrules.runtime.loader import load_module
-module = load_module(sys.argv[1], "compiled")
-turns = 0
-for index in range(int(sys.argv[3])):
-    game = module.Game(int(sys.argv[2]), seed=game_seed(int(sys.argv[4]), index))
-    game.play()
-    turns += game.turn
-print(turns)
+module = load_module(sys.argv[2], "compiled")
+players, games, seed = (int(n) for n in sys.argv[3:6])
+print(sum(play_once(module, games, players, seed)[1]))
 """
 COUNTED = "*Kernel_9play*"  # Cython's Python wrapper of Kernel.play, and what it calls
 
@@ -52,14 +50,16 @@ def main() -> int:
         out = Path(tmp) / "callgrind.out"
         run = subprocess.run(
             [valgrind, "--tool=callgrind", f"--callgrind-out-file={out}",
-             f"--toggle-collect={COUNTED}", sys.executable, "-c", PLAY, args.edition,
-             str(args.players), str(args.games), str(args.seed)],
+             f"--toggle-collect={COUNTED}", sys.executable, "-c", PLAY,
+             str(Path(__file__).resolve().parent), args.edition, str(args.players),
+             str(args.games), str(args.seed)],
             capture_output=True, text=True)
         if run.returncode != 0:
             sys.exit(f"error: the counted games failed:\n{run.stderr.strip()[-2000:]}")
         counted = re.search(r"^summary: (\d+)$", out.read_text(), re.MULTILINE)
-    turns = int(run.stdout.split()[-1])
-    instructions = int(counted.group(1)) if counted else 0
+    if counted is None:
+        sys.exit("error: callgrind wrote no instruction count")
+    turns, instructions = int(run.stdout.split()[-1]), int(counted.group(1))
     print(f"{args.edition}: {args.games} games, {args.players} players, seed {args.seed}: "
           f"{turns} turns, {instructions:,} instructions in the game loop, "
           f"{instructions / max(turns, 1):,.0f} a turn")

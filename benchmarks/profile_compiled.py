@@ -20,9 +20,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_backends import play_once
 from games_arguments import games_parser
 
-from boardrules.harness.simulate import game_seed
 from boardrules.runtime.loader import load_module
 
 
@@ -42,12 +42,8 @@ def main() -> int:
         recorder = subprocess.Popen([perf, "record", "-g", "-q", "-o", str(data),
                                      "-p", str(os.getpid())])
         time.sleep(0.5)  # let perf attach before the games start
-        started, turns = time.perf_counter(), 0
-        for index in range(args.games):
-            game = module.Game(args.players, seed=game_seed(args.seed, index))
-            game.play()
-            turns += game.turn
-        seconds = time.perf_counter() - started
+        seconds, turns_each = play_once(module, args.games, args.players, args.seed)
+        turns = sum(turns_each)
         recorder.send_signal(signal.SIGINT)
         recorder.wait()
         report = subprocess.run([perf, "report", "-i", str(data), "--stdio", "--no-children",
