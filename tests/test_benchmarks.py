@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -81,6 +83,7 @@ def test_the_recompute_oracle_counts_recomputes_and_idle_calls():
     assert len(re.findall(r"^  agg_\w+ ", run.stdout, re.MULTILINE)) == 3
 
 
+@pytest.mark.long
 def test_the_instruction_count_reports_the_game_loop_per_turn():
     """Counted inside the game loop only (or, without valgrind, the script says what is
     missing); one game, as valgrind is slow to start Python."""

@@ -29,6 +29,7 @@ def test_seeded_games_unchanged(edition, options, policy):
                              f"golden {want!r}, now {got!r}")
 
 
+@pytest.mark.long
 def test_shipped_optimization_level_plays_the_same_games(monkeypatch):
     """The suite builds its modules at -O0 (conftest.py); the C compiler's optimizations
     at the shipped level must not change a game either."""

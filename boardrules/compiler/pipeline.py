@@ -16,6 +16,7 @@ from pathlib import Path
 from . import ir
 from .checker import Checker
 from .codegen import check_capacity, generate
+from .collector import cycle_collection_paused
 from .diagnostics import Diagnostic, Reporter
 from .error_codes import ErrorCode
 from .limits import check_nesting
@@ -131,13 +132,14 @@ def compile_rules(path: Path, until: str = "codegen",
     if unknown:
         raise ValueError(f"not optimization passes: {', '.join(sorted(unknown))}")
     compilation = Compilation(Path(path))
-    for name, run, stop_on_error in PASSES:
-        if name not in skip:
-            run(compilation)
-            if stop_on_error:
-                compilation.reporter.raise_if_errors()
-            if after_pass is not None:
-                after_pass(name, compilation)
-        if name == until:
-            break
+    with cycle_collection_paused():
+        for name, run, stop_on_error in PASSES:
+            if name not in skip:
+                run(compilation)
+                if stop_on_error:
+                    compilation.reporter.raise_if_errors()
+                if after_pass is not None:
+                    after_pass(name, compilation)
+            if name == until:
+                break
     return compilation

@@ -131,6 +131,7 @@ def run_python(code: str, env: dict[str, str], cwd: Path) -> subprocess.Popen:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
+@pytest.mark.long
 @pytest.mark.skipif(not HAS_CC, reason="no C compiler")
 def test_concurrent_builds_compile_once(tmp_path):
     """Two processes load the same edition into an empty cache: the C compiler runs once,

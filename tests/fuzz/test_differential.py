@@ -99,6 +99,7 @@ rule prog_1003 {
 }
 
 
+@pytest.mark.long
 def test_generated_programs_agree_on_both_backends(tmp_path):
     """The CI budget: one build, of CI_PROGRAMS generated programs and WRITTEN."""
     ids = list(range(1, CI_PROGRAMS + 1)) + sorted(WRITTEN)
