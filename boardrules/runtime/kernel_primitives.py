@@ -194,6 +194,19 @@ class Primitives(Kernel):
     @cython.cfunc
     @cython.final
     @cython.exceptval(check=False)
+    def k_recount_alive(self) -> cython.int:
+        """How many players are still in, again from who is (after it was set from outside
+        the rules): `count(q in players)` reads the count."""
+        p: cython.int
+        self.n_alive = 0
+        for p in range(self.n_players):
+            if self.alive[p]:
+                self.n_alive += 1
+        return 0
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(check=False)
     def k_rebuild_held(self) -> cython.int:
         """Each player's list of cards again, from who holds each card (after the holders
         were set from outside the rules): every card handed over again, through

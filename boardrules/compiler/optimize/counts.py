@@ -15,6 +15,9 @@ the field and one value of the counter, perhaps but one entity (`t != s`):
 
 The answers are those of the scans: the counts are kept by every write of the counter
 and rebuilt whenever the counter is set from outside the rules.
+
+`count(q in players)`, with no filter (`over when count(q in players) <= 1`, asked after
+every turn), is the number of players still in, which the kernel keeps as players retire.
 """
 
 from __future__ import annotations
@@ -26,6 +29,11 @@ from ..diagnostics import Reporter
 from .conjuncts import chain_of
 from .effects import Effects
 from .index import field_of, key_ok, sides
+from .inline import drop_unused_functions
+from .walk import map_program_exprs
+
+# the kernel's count of the players still in (`n_alive`), kept as players retire
+PLAYERS_IN = ir.Builtin(ir.INT, "players_in")
 
 
 class _Shapes:
@@ -106,5 +114,21 @@ def count_queries(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Pr
     counter_indexes = tuple(
         dataclasses.replace(cx, counted_by=tuple(sorted(counted_by.get(cx.name, ()))))
         for cx in program.counter_indexes)
-    return dataclasses.replace(program, aggregates=tuple(aggregates),
-                               counter_indexes=counter_indexes)
+    program = dataclasses.replace(program, aggregates=tuple(aggregates),
+                                  counter_indexes=counter_indexes)
+    return _players_in(program)
+
+
+def _players_in(program: ir.Program) -> ir.Program:
+    """Calls of `count(q in players)` without a filter read the kernel's count instead of
+    walking the seats; the aggregate goes when nothing else calls it."""
+    counts = {a.name for a in program.aggregates
+              if a.kind == "count" and a.domain.kind == "players" and a.where is None
+              and a.value is None and not a.params}
+    if not counts:
+        return program
+
+    def node(e: ir.Expr) -> ir.Expr:
+        return PLAYERS_IN if isinstance(e, ir.CallProc) and e.function in counts else e
+
+    return drop_unused_functions(map_program_exprs(program, node))

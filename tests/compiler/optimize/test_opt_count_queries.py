@@ -89,3 +89,36 @@ def test_the_counts_follow_every_write(editions):
     game.state_set("c_space_owner", 1, 1)
     check(game)
     check(game.copy())
+
+
+# ---- count(q in players): the kernel's count of the players still in ------------------------
+
+PLAYERS_RULES = """counter player.seen: int = 0
+counter player.richer: int = 0
+rule counting { on turn(p: player) {
+  p.seen = count(q in players)
+  p.richer = count(q in players where q.cash > 50)
+} }
+"""
+
+
+def test_counting_the_players_reads_the_kernels_count(editions):
+    program = editions.compile(PLAYERS_RULES, until="count-queries").program
+    assert [a.kind for a in program.aggregates] == ["count"]  # the one with a filter
+    (rule,) = [f for f in program.functions if f.name.startswith("rule_counting")]
+    assert rule.body[0].value == ir.Builtin(ir.INT, "players_in")
+
+
+def test_the_players_count_follows_retirements(editions):
+    compilation, code, namespace = editions.module(PLAYERS_RULES)
+    assert "self.n_alive" in code
+    (rule,) = [f.name for f in compilation.program.functions if f.name.startswith("rule_counting")]
+    game = namespace["Game"](4, seed=1)
+    for leaving, left in ((2, 3), (0, 2), (3, 1)):
+        game.invoke("k_retire", (leaving,))
+        for g in (game, game.copy()):
+            g.invoke(rule, (1,))
+            assert g.state_get("c_player_seen", 1) == left
+    game.state_set("alive", 2, 1)  # back in, set from outside the rules: counted again
+    game.invoke(rule, (1,))
+    assert game.state_get("c_player_seen", 1) == 2
