@@ -25,7 +25,7 @@ from .optimize.fold import Folder, negate
 from .optimize.index import HELD, is_none_const
 from .optimize.integers import Ranges
 from .optimize.memo import KERNEL_VERSIONS, SIDES, MemoVersions
-from .optimize.walk import body_exprs, map_expr, walk_stmts
+from .optimize.walk import body_exprs, map_expr, substitute_locals, walk_stmts
 from .order import order_context
 from .primitives import DECK_FUNCTIONS, KERNEL_FUNCTIONS
 from .statements import always_returns
@@ -249,26 +249,71 @@ def inlined_functions(program: ir.Program, fx: Effects) -> set[str]:
             and not any(isinstance(s, ir.Loop | ir.While) for s in walk_stmts(f.body))}
 
 
-def entry_tests(program: ir.Program, fx: Effects) -> dict[str, tuple[ir.If, tuple[ir.Stmt, ...]]]:
-    """Procedures that begin with a test that may end them (`if rents_due == 0 { return
-    }`, or a whole body under one test): that test, made an early return, is inline in
-    their callers, and the rest (`rest_`) a call, made only when the test lets it run."""
+def entry_tests(program: ir.Program, fx: Effects) -> dict[str, tuple[tuple[ir.If, ...],
+                                                                    tuple[ir.Stmt, ...]]]:
+    """Procedures that begin with tests that may end them (`if rents_due == 0 { return
+    }`, or a whole body under one test; then a question whose default answer none ends
+    them): those tests, made early returns, are inline in their callers, and the rest
+    (`rest_`) a call, made only when the tests let it run."""
     inlined = inlined_functions(program, fx)
+    decisions = {f"decide_{d.name}": d for d in program.decisions}
     tests = {}
     for f in program.functions:
         if f.rule_index >= 0 or f.name in fx.recursive or f.guard is not None \
-                or f.name in inlined or not f.body or not isinstance(f.body[0], ir.If):
+                or f.name in inlined or not f.body:
             continue
+        entry: tuple[ir.If, ...] = ()
+        rest = f.body
         first = f.body[0]
-        if first.otherwise or not fx.expr_is_clean(first.test):
-            continue
-        if len(first.then) == 1 and isinstance(first.then[0], ir.Return) \
-                and fx.expr_is_clean(first.then[0].value) and len(f.body) > 1:
-            tests[f.name] = (first, f.body[1:])
-        elif len(f.body) == 1 and f.returns.name == "void":
-            leave = ir.If(first.span, negate(first.test), (ir.Return(first.span, None),), ())
-            tests[f.name] = (leave, first.then)
+        if isinstance(first, ir.If) and not first.otherwise and fx.expr_is_clean(first.test):
+            if len(first.then) == 1 and isinstance(first.then[0], ir.Return) \
+                    and fx.expr_is_clean(first.then[0].value) and len(f.body) > 1:
+                entry, rest = (first,), f.body[1:]
+            elif len(f.body) == 1 and f.returns.name == "void":
+                leave = ir.If(first.span, negate(first.test), (ir.Return(first.span, None),), ())
+                entry, rest = (leave,), first.then
+        exit_on_none = _default_none_exit(rest, decisions, fx)
+        if exit_on_none is not None:
+            entry += (exit_on_none,)  # the rest asks the question again: a kept answer
+        if entry:
+            tests[f.name] = (entry, rest)
     return tests
+
+
+def _default_none_exit(body: tuple[ir.Stmt, ...], decisions: dict[str, ir.Decision],
+                       fx: Effects) -> ir.If | None:
+    """`let x = ask d(...)` then `if x == none { return }`, where the default policy's
+    answer none is worked out inline, writing nothing (`trade_offer`'s partner): the same
+    return when the asker takes its defaults and the default is none, so that the
+    caller's window does not call the rest of the procedure to learn it."""
+    if len(body) < 2 or not isinstance(ask := body[0], ir.Declare) \
+            or not isinstance(ask.value, ir.CallProc) or ask.value.function not in decisions:
+        return None
+    d = decisions[ask.value.function]
+    leave = body[1]
+    if not (d.lazy and d.optional and d.kind not in ("bool", "int")
+            and fx.expr_is_pure(d.default) and all(fx.expr_is_clean(a) for a in ask.value.args)
+            and isinstance(leave, ir.If) and not leave.otherwise and len(leave.then) == 1
+            and isinstance(leave.then[0], ir.Return) and leave.then[0].value is None):
+        return None
+    none = _none_tested(leave.test, ask.name)
+    if none is None:
+        return None
+    arguments = {name: arg for (name, _), arg in zip(d.params, ask.value.args, strict=True)}
+    default = none if d.default is None else substitute_locals(d.default, arguments)
+    test = ir.Binary(ir.BOOL, "and", ir.KernelCall(ir.BOOL, "k_default_answers",
+                                                   (substitute_locals(d.by, arguments),)),
+                     ir.Binary(ir.BOOL, "==", default, none))
+    return ir.If(leave.span, test, leave.then, ())
+
+
+def _none_tested(test: ir.Expr, name: str) -> ir.Const | None:
+    """The constant none of `name == none` (either way round), else None."""
+    if isinstance(test, ir.Binary) and test.op == "==":
+        for local, none in ((test.left, test.right), (test.right, test.left)):
+            if isinstance(local, ir.Local) and local.name == name and is_none_const(none):
+                return none
+    return None
 
 
 def _optimized_code(program: ir.Program, effects: Effects) -> dict:

@@ -23,6 +23,7 @@ from boardrules.compiler.codegen import (
 )
 from boardrules.compiler.optimize.memo import MemoVersions
 from boardrules.compiler.pipeline import compile_rules
+from boardrules.runtime.loader import load_module
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ROOT / "tests" / "fixtures" / "tiny" / "tiny.rules"
@@ -495,3 +496,59 @@ def test_a_procedures_first_test_is_inline_and_the_rest_a_call(editions):
         assert [line.strip() for line in entry[2:5]] == [
             test, "return 0", f"return self.rest_proc_{name}(v_p)"]
     assert "def rest_proc_risky(" not in code
+
+
+NONE_EXIT_RULES = """counter space.owner: player? = none
+counter player.taken: int = 0
+proc first_free(p: player) -> space? {
+  if p.cash < 0 {
+    return none
+  }
+  return best(0 for s in spaces where s.owner == none and s.kind == special)
+}
+decision pick(p: player) by p -> space? where s: s.owner == none {
+  prompt "Take which space (or none)?"
+  default first_free(p)
+}
+proc take(p: player) {
+  let s = ask pick(p)
+  if s == none {
+    return
+  }
+  let t = some(s)
+  t.owner = p
+  p.taken += 1
+}
+rule r { on turn(p: player) {
+  take(p)
+  move(p, 1)
+} }
+"""
+
+
+def test_a_question_whose_default_none_ends_the_procedure_is_tested_inline(editions):
+    """`take` returns when `pick` gives none: when its asker takes the defaults, the
+    default is worked out in the callers, which call the rest only for an answer."""
+    code = editions.compile(NONE_EXIT_RULES, until="codegen").code
+    entry = code.split("def proc_take(")[1].split("@cython.cfunc")[0].splitlines()
+    assert [line.strip() for line in entry[2:5]] == [
+        "if (self.k_default_answers(v_p) and ((-1 if (self.cash[v_p] < 0) else "
+        "self.agg_0_in_proc_first_free()) == -1)):",
+        "return 0", "return self.rest_proc_take(v_p)"]
+    assert "v_s = self.decide_pick(v_p)" in code.split("def rest_proc_take(")[1]
+
+
+@pytest.mark.parametrize("backend", ["interpreted", "compiled"])
+def test_an_answer_other_than_the_default_still_runs_the_rest(module_editions, backend):
+    """Under the default policy only s1 (special) is taken, once; with s1 gone the
+    default is none, and a forced answer still takes s2, on both backends alike."""
+    module = load_module(str(module_editions.write(NONE_EXIT_RULES)), backend)
+    game = module.Game(2, seed=1)
+    game.play(2)
+    assert [game.state_get("c_space_owner", s) for s in range(3)] == [-1, 0, -1]
+    assert game.state_get("c_player_taken", 0) == 1
+    game = module.Game(2, seed=1)
+    game.state_set("c_space_owner", 1, 1)
+    game.force_answers("pick", [2])
+    game.play(1)
+    assert [game.state_get("c_space_owner", s) for s in range(3)] == [-1, 1, 0]
