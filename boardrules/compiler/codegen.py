@@ -22,7 +22,7 @@ from .error_codes import ErrorCode
 from .kernel_facts import kernel_constants, kernel_source
 from .optimize.effects import Effects, analyse, node_unwinds
 from .optimize.fold import Folder, negate
-from .optimize.index import HELD, is_none_const
+from .optimize.index import HELD, is_none_const, sides
 from .optimize.integers import Ranges
 from .optimize.memo import KERNEL_VERSIONS, SIDES, MemoVersions
 from .optimize.walk import body_exprs, map_expr, substitute_locals, walk_stmts
@@ -309,10 +309,9 @@ def _default_none_exit(body: tuple[ir.Stmt, ...], decisions: dict[str, ir.Decisi
 
 def _none_tested(test: ir.Expr, name: str) -> ir.Const | None:
     """The constant none of `name == none` (either way round), else None."""
-    if isinstance(test, ir.Binary) and test.op == "==":
-        for local, none in ((test.left, test.right), (test.right, test.left)):
-            if isinstance(local, ir.Local) and local.name == name and is_none_const(none):
-                return none
+    for local, none in sides(test, "=="):
+        if isinstance(local, ir.Local) and local.name == name and is_none_const(none):
+            return none
     return None
 
 

@@ -193,36 +193,6 @@ class Primitives(Kernel):
 
     @cython.cfunc
     @cython.final
-    @cython.exceptval(check=False)
-    def k_recount_alive(self) -> cython.int:
-        """How many players are still in, again from who is (after it was set from outside
-        the rules): `count(q in players)` reads the count."""
-        p: cython.int
-        self.n_alive = 0
-        for p in range(self.n_players):
-            if self.alive[p]:
-                self.n_alive += 1
-        return 0
-
-    @cython.cfunc
-    @cython.final
-    @cython.exceptval(check=False)
-    def k_rebuild_held(self) -> cython.int:
-        """Each player's list of cards again, from who holds each card (after the holders
-        were set from outside the rules): every card handed over again, through
-        k_set_holder."""
-        card: cython.int
-        p: cython.int
-        for p in range(CAP_PLAYERS):
-            self.held_first[p] = -1
-        for card in range(CAP_CARDS):
-            p = self.card_holder[card]
-            self.card_holder[card] = -1
-            self.k_set_holder(card, p)
-        return 0
-
-    @cython.cfunc
-    @cython.final
     @cython.inline
     @cython.exceptval(check=False)
     def k_holds(self, p: cython.int, card: cython.int) -> cython.bint:
