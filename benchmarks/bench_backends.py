@@ -13,6 +13,8 @@ run on the same core; its turns/s is the speed limit the others are compared to.
 The engines take turns, --repeat rounds of one pass each, and each keeps its best
 round: a slow spell of a shared machine falls on all of them alike.
 It plays classic Monopoly, not the edition: compare turns/s, not games/s.
+It also plays the profile-guided build (`BOARDRULES_OPT_LEVEL=pgo`, built on first use)
+unless --no-pgo: the setting for a long study, next to the shipped one.
 `--policy random` plays every seat with the random policy, which lists every legal
 option of every decision (as an agent's `legal_actions()` does).
 Not a test: performance is measured here, not asserted.
@@ -34,6 +36,8 @@ from decimal import Decimal
 from pathlib import Path
 from types import ModuleType
 
+from boardrules.compiler import profile_guided
+from boardrules.compiler.build import OPT_LEVEL_ENV
 from boardrules.harness.simulate import game_seed
 from boardrules.runtime.loader import load_module
 
@@ -78,6 +82,19 @@ def run_cref(binary: Path, core: int, games: int, players: int, seed: int) -> di
             "games_per_second": float(values["games/s"])}
 
 
+def load_at_level(edition: str, level: str) -> ModuleType:
+    """The edition's compiled module built at an optimization level of $BOARDRULES_OPT_LEVEL."""
+    saved = os.environ.get(OPT_LEVEL_ENV)
+    os.environ[OPT_LEVEL_ENV] = level
+    try:
+        return load_module(edition, "compiled")
+    finally:
+        if saved is None:
+            del os.environ[OPT_LEVEL_ENV]
+        else:
+            os.environ[OPT_LEVEL_ENV] = saved
+
+
 def figures(seconds: float, turns: int, games: int) -> dict[str, float]:
     return {"seconds": seconds, "turns": turns, "games": games,
             "turns_per_second": turns / seconds, "games_per_second": games / seconds}
@@ -99,6 +116,8 @@ def main() -> int:
     parser.add_argument("--cref", type=Path, default=CREF_DEFAULT)
     parser.add_argument("--cref-games", type=int, default=20000)
     parser.add_argument("--cref-seed", type=int, default=1)
+    parser.add_argument("--no-pgo", dest="pgo", action="store_false",
+                        help="leave out the profile-guided build")
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args()
     compiled_games = max(args.compiled_games, args.games)
@@ -106,6 +125,9 @@ def main() -> int:
 
     interpreted = load_module(args.edition, "interpreted")
     compiled = load_module(args.edition, "compiled")
+    builds = {"compiled": compiled}
+    if args.pgo:
+        builds["compiled, pgo"] = load_at_level(args.edition, profile_guided.LEVEL)
     note, gcc = "", shutil.which("gcc")
     if not args.cref.exists():
         note = f"C reference skipped: {args.cref} not found"
@@ -125,30 +147,32 @@ def main() -> int:
             seconds, turns_i = play_once(interpreted, args.games, args.players, args.seed,
                                          args.policy)
             keep_best("interpreted", figures(seconds, sum(turns_i), args.games))
-            seconds, turns_c = play_once(compiled, compiled_games, args.players, args.seed,
-                                         args.policy)
-            keep_best("compiled", figures(seconds, sum(turns_c), compiled_games))
-            if turns_c[:args.games] != turns_i:
-                print("error: the backends played different games", file=sys.stderr)
-                return 1
+            for name, module in builds.items():
+                seconds, turns_c = play_once(module, compiled_games, args.players, args.seed,
+                                             args.policy)
+                keep_best(name, figures(seconds, sum(turns_c), compiled_games))
+                if turns_c[:args.games] != turns_i:
+                    print(f"error: {name} and interpreted played different games",
+                          file=sys.stderr)
+                    return 1
             if binary is not None:
                 keep_best("C reference", run_cref(binary, args.core, args.cref_games,
                                                   args.players, args.cref_seed))
 
     rate = {name: r["turns_per_second"] for name, r in results.items()}
-    ratios = {"compiled/interpreted": rate["compiled"] / rate["interpreted"]}
+    ratios = {f"{name}/interpreted": rate[name] / rate["interpreted"] for name in builds}
     if "C reference" in rate:
-        ratios["compiled/C"] = rate["compiled"] / rate["C reference"]
-        ratios["interpreted/C"] = rate["interpreted"] / rate["C reference"]
+        ratios.update({f"{name}/C": rate[name] / rate["C reference"]
+                       for name in (*builds, "interpreted")})
 
     policy = "" if args.policy == "default" else f", {args.policy} policy"
     print(f"{args.edition}, {args.players} players{policy}, seed {args.seed}, core {args.core}, "
           f"best of {args.repeat} rounds in turn; {sum(turns_i)} turns in the {args.games} "
           "shared games")
-    print(f"{'engine':<14}{'games':>8}{'turns':>12}{'seconds':>10}{'games/s':>11}"
+    print(f"{'engine':<15}{'games':>8}{'turns':>12}{'seconds':>10}{'games/s':>11}"
           f"{'turns/s':>14}")
     for name, r in results.items():
-        print(f"{name:<14}{r['games']:>8}{r['turns']:>12}{r['seconds']:>10.3f}"
+        print(f"{name:<15}{r['games']:>8}{r['turns']:>12}{r['seconds']:>10.3f}"
               f"{r['games_per_second']:>11.1f}{r['turns_per_second']:>14,.0f}")
     if note:
         print(note)
@@ -159,7 +183,8 @@ def main() -> int:
                     "compiled_games": compiled_games, "players": args.players,
                     "seed": args.seed, "repeat": args.repeat, "core": args.core,
                     "cref": str(args.cref), "cref_games": args.cref_games,
-                    "cref_seed": args.cref_seed, "cflags": " ".join(["gcc", *CFLAGS])}
+                    "cref_seed": args.cref_seed, "pgo": args.pgo,
+                    "cflags": " ".join(["gcc", *CFLAGS])}
         with open(args.json, "w") as handle:
             json.dump({"settings": settings, "results": results, "ratios": ratios},
                       handle, indent=2)

@@ -19,7 +19,8 @@ def test_the_backends_benchmark_reports_each_engine_and_the_ratios(tmp_path):
     out = tmp_path / "bench.json"
     run = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks/bench_backends.py"), "--games", "2",
-         "--compiled-games", "4", "--repeat", "2", "--cref-games", "20", "--json", str(out)],
+         "--compiled-games", "4", "--repeat", "2", "--cref-games", "20", "--json", str(out),
+         "--no-pgo"],  # the profile-guided build: test_build.py's, on a small edition
         capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
     assert "best of 2 rounds in turn" in run.stdout
@@ -38,7 +39,7 @@ def test_the_backends_benchmark_plays_the_random_policy_on_request(tmp_path):
     run = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks/bench_backends.py"), "animal_crossing",
          "--policy", "random", "--games", "2", "--compiled-games", "2", "--repeat", "1",
-         "--cref", str(tmp_path / "none.c")],
+         "--cref", str(tmp_path / "none.c"), "--no-pgo"],
         capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
     assert "animal_crossing, 4 players, random policy" in run.stdout

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import __version__
+from . import profile_guided
 from .cold_code import COLD_FUNCTIONS, mark_cold_functions
 
 if TYPE_CHECKING:
@@ -53,9 +54,9 @@ C_FLAGS = ("-shared", "-fPIC", "-w")
 # costliest passes (-fno-gcse -fno-tree-pre -fno-schedule-insns2) plays 4 to 5% faster in
 # 4.5 s instead of 3.1 (2026-12-02): not worth a build near the limit. -O0 takes a third
 # of -O1's time and plays slower (the test suite's setting: it checks what the modules do,
-# not how fast)
+# not how fast). `pgo`: -O2 trained on seeded games (profile_guided.py), for long studies.
 OPT_LEVEL_ENV = "BOARDRULES_OPT_LEVEL"
-OPT_LEVELS = ("0", "1", "2", "3")
+OPT_LEVELS = ("0", "1", "2", "3", profile_guided.LEVEL)
 DEFAULT_OPT_LEVEL = "1"
 STALE_SECONDS = 3600  # a temporary build folder this old belongs to a build that died
 
@@ -124,13 +125,17 @@ def opt_level() -> str:
     if level not in OPT_LEVELS:
         raise BuildError(f"${OPT_LEVEL_ENV} must be one of {', '.join(OPT_LEVELS)}, "
                          f"not {level!r}")
+    if level == profile_guided.LEVEL and not _is_gcc():
+        raise BuildError(f"${OPT_LEVEL_ENV}={level} needs gcc, not '{c_compiler()[0]}'")
     return level
 
 
 def c_flags() -> tuple[str, ...]:
-    """The C compiler's flags, with the optimization level of `$BOARDRULES_OPT_LEVEL`."""
+    """The C compiler's flags, with the optimization level of `$BOARDRULES_OPT_LEVEL` (a
+    profile-guided build adds its profile's flags to these, build by build)."""
     level = opt_level()
-    return (*C_FLAGS, f"-O{level}", *inlining_flags(level), *parallel_codegen_flags(level))
+    c_level = profile_guided.C_LEVEL if level == profile_guided.LEVEL else level
+    return (*C_FLAGS, f"-O{c_level}", *inlining_flags(level), *parallel_codegen_flags(level))
 
 
 # gcc inlines a function the code declares inline only up to this size (its default, 70 at
@@ -170,9 +175,11 @@ def cold_functions_apart(level: str) -> bool:
 
 def toolchain() -> tuple[str, ...]:
     """What besides the generated code decides the built module: versions and C flags."""
-    cold = (COLD_FUNCTIONS,) if cold_functions_apart(opt_level()) else ()
+    level = opt_level()
+    cold = (COLD_FUNCTIONS,) if cold_functions_apart(level) else ()
+    trained = (profile_guided.TRAINING,) if level == profile_guided.LEVEL else ()
     return (__version__, cython_version(), sys.version, " ".join(c_compiler()), *c_flags(),
-            *CYTHON_DIRECTIVES, *cold)
+            *CYTHON_DIRECTIVES, *cold, *trained)
 
 
 def content_key(compilation: Compilation) -> str:
@@ -395,19 +402,31 @@ def _compile(source: Path, extension: Path) -> None:
         except OSError as exc:
             raise BuildError(f"cannot run Cython: {exc}") from None
         _check(status, out, err, "Cython")
-    if cold_functions_apart(opt_level()):
+    level = opt_level()
+    if cold_functions_apart(level):
         c_file.write_text(mark_cold_functions(c_file.read_text())[0])
     include = sysconfig.get_paths()["include"]
     command = [*compiler_cmd, *c_flags(), f"-I{include}", "-o", str(extension), str(c_file)]
-    with step("C compiler", c_file.stat().st_size):
+    parallel = set(parallel_codegen_flags(level))
+
+    def compile_c(arguments: list[str]) -> None:
         try:
-            _run(command, "the C compiler")
+            _run(arguments, "the C compiler")
         except BuildError:
             # a gcc without its link-time optimization plugin: the same module without it
-            parallel = set(parallel_codegen_flags(opt_level()))
             if not parallel:
                 raise
-            _run([arg for arg in command if arg not in parallel], "the C compiler")
+            _run([arg for arg in arguments if arg not in parallel], "the C compiler")
+
+    if level != profile_guided.LEVEL:
+        with step("C compiler", c_file.stat().st_size):
+            compile_c(command)
+        return
+    try:
+        profile_guided.build(command, extension, compile_c,
+                             lambda name: step(name, c_file.stat().st_size))
+    except profile_guided.TrainingError as exc:
+        raise BuildError(str(exc)) from None
 
 
 def _run(command: list[str], what: str) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from boardrules.compiler import build, cython_process
+from boardrules.compiler import build, cython_process, profile_guided
 from boardrules.compiler.pipeline import compile_rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -267,6 +267,11 @@ def test_build_extension_of_the_tiny_edition(cache, tiny_copy, monkeypatch):
     monkeypatch.setattr(build, "_compile", no_second_build)
     assert build.build_extension(compilation) == artifact
 
+    assert_same_games(artifact)
+
+
+def assert_same_games(artifact: build.Artifact) -> None:
+    """The built extension plays the same seeded game as its source, interpreted."""
     compiled = import_file(artifact.module_name, artifact.extension, extension=True)
     interpreted = import_file(artifact.module_name + "_py", artifact.source, extension=False)
     games = [module.Game(3, seed=11, turn_cap=40, trace=True)
@@ -286,8 +291,76 @@ def test_optimization_level_comes_from_the_environment(monkeypatch):
     monkeypatch.delenv(build.OPT_LEVEL_ENV)
     assert f"-O{build.DEFAULT_OPT_LEVEL}" in build.c_flags()
     monkeypatch.setenv(build.OPT_LEVEL_ENV, "fast")
-    with pytest.raises(build.BuildError, match=r"BOARDRULES_OPT_LEVEL must be one of 0, 1, 2, 3"):
+    with pytest.raises(build.BuildError,
+                       match=r"BOARDRULES_OPT_LEVEL must be one of 0, 1, 2, 3, pgo"):
         build.c_flags()
+    monkeypatch.setenv(build.OPT_LEVEL_ENV, "pgo")
+    assert "-O2" in build.c_flags()
+
+
+def test_a_profile_guided_build_needs_gcc(monkeypatch):
+    monkeypatch.setenv(build.OPT_LEVEL_ENV, "pgo")
+    monkeypatch.setenv("CC", "clang")
+    with pytest.raises(build.BuildError, match=r"BOARDRULES_OPT_LEVEL=pgo needs gcc"):
+        build.c_flags()
+
+
+TRAINED_MODULE = """import cython
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 3
+
+
+class RuleError(Exception):
+    pass
+
+
+@cython.cclass
+class Game:
+    turn: cython.int
+    seed: cython.int
+
+    def __init__(self, n_players, seed=0, policies=None):
+        self.turn = 0
+        self.seed = seed
+
+    def play(self):
+        while self.turn < 10:
+            self.turn += 1
+        if self.seed % 7 == 0:
+            raise RuleError("a game the rules end with an error")
+        return self.turn
+"""
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="no gcc")
+def test_a_profile_guided_build_trains_on_games(tmp_path, monkeypatch):
+    """gcc's second build reads the counts that the training games (each player count, a
+    game ended by a rules error among them) left in the profile folder, then that folder
+    goes. (A module of one class: the full editions' trained builds play their golden
+    games, checked by hand with `BOARDRULES_OPT_LEVEL=pgo`; each takes half a minute.)"""
+    monkeypatch.setenv(build.OPT_LEVEL_ENV, "pgo")
+    monkeypatch.setenv("CC", "gcc")
+    counted = []
+    train = profile_guided.train
+
+    def train_and_look(extension):
+        train(extension)
+        counted.extend((extension.parent / "profile").rglob("*.gcda"))
+
+    monkeypatch.setattr(profile_guided, "train", train_and_look)
+    source = tmp_path / "br_trained.py"
+    source.write_text(TRAINED_MODULE)
+    extension = tmp_path / f"br_trained{sysconfig.get_config_var('EXT_SUFFIX')}"
+    build._compile(source, extension)
+    assert counted
+    assert not (tmp_path / "profile").exists()
+    assert import_file("br_trained", extension, extension=True).Game(2, seed=1).play() == 10
+
+
+def test_failed_training_games_are_a_build_error(tmp_path):
+    with pytest.raises(profile_guided.TrainingError, match="the training games failed"):
+        profile_guided.train(tmp_path / f"br_gone{sysconfig.get_config_var('EXT_SUFFIX')}")
 
 
 def test_gcc_splits_code_generation_over_the_cores_above_o0(monkeypatch):
@@ -329,7 +402,8 @@ def test_a_compiler_that_refuses_the_parallel_flags_builds_without_them(tmp_path
 
 def test_each_optimization_level_has_its_own_cache_entry(monkeypatch):
     keys = set()
-    for level in ("0", "1"):
+    monkeypatch.setenv("CC", "gcc")
+    for level in ("0", "1", "2", "pgo"):
         monkeypatch.setenv(build.OPT_LEVEL_ENV, level)
         keys.add(build.toolchain())
-    assert len(keys) == 2
+    assert len(keys) == 4
