@@ -54,7 +54,7 @@ C_FLAGS = ("-shared", "-fPIC", "-w")
 # costliest passes (-fno-gcse -fno-tree-pre -fno-schedule-insns2) plays 4 to 5% faster in
 # 4.5 s instead of 3.1 (2026-12-02): not worth a build near the limit. -O0 takes a third
 # of -O1's time and plays slower (the test suite's setting: it checks what the modules do,
-# not how fast). `pgo`: -O2 trained on seeded games (profile_guided.py), for long studies.
+# not how fast). `pgo`: -O3 trained on seeded games (profile_guided.py), for long studies.
 OPT_LEVEL_ENV = "BOARDRULES_OPT_LEVEL"
 OPT_LEVELS = ("0", "1", "2", "3", profile_guided.LEVEL)
 DEFAULT_OPT_LEVEL = "1"
