@@ -342,6 +342,7 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
         "describe": ir_text.aggregate,
         "versions": MemoVersions.of(program),
         "counts_changes": bool(window_sites(program)),
+        "blind_counters": program.blind_counters,
         "wide": Ranges(program).wide,
         **order_context(effects),
     }
@@ -409,6 +410,7 @@ def generate_scenarios(program: ir.Program, source_name: str,
         "indexed_counters": {},
         "versions": MemoVersions(),
         "counts_changes": False,
+        "blind_counters": frozenset(),
         **order_context(effects, production=False),  # Python keeps the order by itself
     }
     return environment().get_template("scenarios.py.j2").render(context)

@@ -526,3 +526,6 @@ class Program:
     memo_slots: int = 0  # the size of the memo table of the memoized aggregates
     kept_counts: int = 0  # the sizes of the tables where guards keep their members
     kept_items: int = 0
+    # counters no code a window may run reads: their writes do not open a window again
+    # (optimize/blind_writes.py)
+    blind_counters: frozenset[str] = frozenset()

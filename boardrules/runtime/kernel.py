@@ -69,7 +69,11 @@ class Kernel:
     pass_gaps_known: cython.bint
     moves = cython.declare(cython.int, visibility="readonly")
     changes: cython.int  # payments, counter writes, cards, retirements (k_changes adds moves)
+    blind_changes: cython.int  # writes of counters no window reads (optimize/blind_writes.py)
     window_closed: cython.int[64]  # per window site: k_changes() when all last passed
+    window_seen: cython.int[64]  # per window site: k_seen_changes() when all last passed
+    window_moves: cython.int[64]  # per window site: `moves` when all last passed
+    window_turn: cython.int[64]  # per window site: the turn when all last passed
     rounds: cython.int
     # Rounds of play: a round is complete when every player still in has had a turn since
     # the last one was (the rules read it as `rounds`).
@@ -162,6 +166,9 @@ class Kernel:
             self.policy = [0] * 16
             self.had_turn = [0] * 16
             self.window_closed = [0] * 64
+            self.window_seen = [0] * 64
+            self.window_moves = [0] * 64
+            self.window_turn = [0] * 64
             self.land_count = [0] * 256
             self.rest_count = [0] * 256
             self.pass_gap = [0] * 256
@@ -189,8 +196,12 @@ class Kernel:
             self.set_policies(policies)
         self.moves = 0
         self.changes = 0
+        self.blind_changes = 0
         for i in range(CAP_WINDOWS):
             self.window_closed[i] = -1
+            self.window_seen[i] = -1
+            self.window_moves[i] = -1
+            self.window_turn[i] = -1
         self.in_turn = False
         self.handling = 0
         self.throw_open = False

@@ -173,7 +173,11 @@ class KernelApi(Primitives):
         other.placed_since_throw = self.placed_since_throw
         other.moves = self.moves
         other.changes = self.changes
+        other.blind_changes = self.blind_changes
         other.window_closed = list(self.window_closed)
+        other.window_seen = list(self.window_seen)
+        other.window_moves = list(self.window_moves)
+        other.window_turn = list(self.window_turn)
         other.deck_head = list(self.deck_head)
         other.deck_count = list(self.deck_count)
         other.queue = list(self.queue)

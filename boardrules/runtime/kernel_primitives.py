@@ -337,7 +337,7 @@ class Primitives(Kernel):
     def k_changes(self) -> cython.int:
         """How often the game has changed: payments, counter writes, retirements, token
         moves and cards changing hands. A window's round that leaves it alone closes it."""
-        return self.changes + self.moves
+        return self.changes + self.blind_changes + self.moves
 
     @cython.cfunc
     @cython.final
@@ -352,8 +352,44 @@ class Primitives(Kernel):
     @cython.final
     @cython.inline
     @cython.exceptval(check=False)
+    def k_seen_changes(self) -> cython.int:
+        """k_changes without the writes of counters no window reads, and with the cards
+        kept and the retirements (each a sum of counts that only grow: equal sums, the
+        same counts)."""
+        return self.changes + self.holder_version + self.alive_version
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(check=False)
+    def k_window_open_seen(self, site: cython.int, moves_seen: cython.bint,
+                           turn_seen: cython.bint) -> cython.bint:
+        """k_window_open, also closed at once when every seat takes its default answers
+        inline and nothing the window's code reads changed since all passed: no counter it
+        reads, no payment, card or retirement, no move when it reads positions, not the
+        turn when it reads the turn (they would all pass again: optimize/blind_writes.py).
+        Closed as if it had run."""
+        i: cython.int
+        if self.window_closed[site] == self.k_changes():
+            return False
+        if not self.plain or self.window_seen[site] != self.k_seen_changes() or (
+                moves_seen and self.window_moves[site] != self.moves) or (
+                turn_seen and self.window_turn[site] != self.turn):
+            return True
+        for i in range(self.n_players):
+            if self.policy[i] != POLICY_DEFAULT:
+                return True
+        self.window_closed[site] = self.k_changes()
+        return False
+
+    @cython.cfunc
+    @cython.final
+    @cython.inline
+    @cython.exceptval(check=False)
     def k_close_window(self, site: cython.int) -> cython.int:
         self.window_closed[site] = self.k_changes()
+        self.window_seen[site] = self.k_seen_changes()
+        self.window_moves[site] = self.moves
+        self.window_turn[site] = self.turn
         return 0
 
     @cython.cfunc

@@ -18,7 +18,7 @@ SIZE_OF = {
     "cards": ("queue", "card_deck", "card_holder", "held_next"),
     "options": ("opts",),
     "rules": ("rule_fired",),
-    "windows": ("window_closed",),
+    "windows": ("window_closed", "window_seen", "window_moves", "window_turn"),
 }
 
 

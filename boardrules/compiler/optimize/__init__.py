@@ -14,6 +14,7 @@ from .. import ir
 from ..diagnostics import Reporter
 from .aggregates import merge_aggregates
 from .bits import bit_walks
+from .blind_writes import blind_writes
 from .conjuncts import order_conjuncts
 from .counts import count_queries
 from .decisions import lazy_decisions
@@ -61,6 +62,7 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("bit-walks", bit_walks),
     ("drop-none-slots", drop_none_slots),
     ("split-unwinding-calls", split_unwinding_calls),
+    ("blind-writes", blind_writes),
 ]
 
 __all__ = ["OPTIMIZATIONS", "Effects", "Optimization", "analyse"]

@@ -20,8 +20,12 @@ from .walk import aggregate_nodes, body_exprs, domain_exprs, walk_expr, walk_stm
 PURE_SAFE_KERNEL = frozenset({"min", "max", "abs", "k_distance", "k_space_at", "k_adjacent",
                               "k_cell_at", "k_holds", "k_cards_left", "k_next_player",
                               "k_seat_from", "k_changes", "k_window_open",
+                              # it closes a window that would close at once (blind_writes.py)
+                              "k_window_open_seen",
                               "k_cash_at_least",  # it writes only a memo's scratch range
                               "k_default_answers"})
+# Kernel primitives that open a window (statements.py, blind_writes.py).
+WINDOW_OPENS = frozenset({"k_window_open", "k_window_open_seen"})
 # Kernel primitives that change nothing but may raise (or run Python code).
 PURE_KERNEL = PURE_SAFE_KERNEL | {"k_some", "k_paid", "narrow"}
 # Kernel primitives that run the pass and land events, so may end the turn, or may end
@@ -231,4 +235,4 @@ def asked_in_windows(program: ir.Program) -> set[str]:
     not (the whole function, not only its window: a safe overestimate)."""
     code = program_code(program)
     return reachable(code, {name for name, c in code.items() if any(
-        isinstance(n, ir.KernelCall) and n.function == "k_window_open" for n in c.exprs)})
+        isinstance(n, ir.KernelCall) and n.function in WINDOW_OPENS for n in c.exprs)})

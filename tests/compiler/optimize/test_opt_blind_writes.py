@@ -1,0 +1,109 @@
+"""blind-writes (optimize/blind_writes.py): a counter that no window's code reads is
+counted apart, and a window whose players all passed is closed at once while nothing it
+reads changed: the same games, fewer questions."""
+
+from __future__ import annotations
+
+import pytest
+from opt_programs import function
+
+from boardrules.compiler import ir, ir_text, pipeline
+from boardrules.compiler.codegen import generate
+from boardrules.compiler.optimize.walk import stmt_exprs, walk_expr, walk_stmts
+
+RULES = """counter player.sold: int = 0
+counter player.thrown: int = 0
+decision sell(p: player) by p -> bool {
+  default p.sold < 2
+}
+proc offer(p: player) {
+  window q from p {
+    if ask sell(q) {
+      q.sold += 1
+    }
+  }
+}
+rule offers { on turn(p: player) {
+  offer(p)
+  p.thrown += 1
+  offer(p)
+} }
+"""
+
+
+def window_opens(program: ir.Program) -> list[str]:
+    return [ir_text.expr(n) for s in walk_stmts(function(program, "proc_offer").body)
+            for e in stmt_exprs(s) for n in walk_expr(e)
+            if isinstance(n, ir.KernelCall) and n.function.startswith("k_window_open")]
+
+
+@pytest.mark.parametrize(("default", "opened"), [
+    ("p.sold < 2", "k_window_open_seen(0, false, false)"),
+    # a default that reads a position: a move opens the window again
+    ("p.sold < 2 and p.position != s1", "k_window_open_seen(0, true, false)"),
+    # one that reads the turn: the next turn opens it again
+    ("p.sold < turn", "k_window_open_seen(0, false, true)"),
+])
+def test_a_counter_no_window_reads_is_blind_and_the_window_compares_what_it_reads(
+        editions, default, opened):
+    program = editions.compile(RULES.replace("p.sold < 2", default),
+                               until="blind-writes").program
+    assert program.blind_counters == {"player_thrown"}
+    assert window_opens(program) == [opened]
+
+
+@pytest.mark.parametrize("default", [
+    "p.sold < 2 and random(3) > 0",  # a draw: the next call may answer otherwise
+    "p.sold < 2 and bankruptcies == 0",  # counted by no change the window compares
+])
+def test_a_window_whose_code_reads_what_changes_uncounted_is_left_alone(editions, default):
+    program = editions.compile(RULES.replace("p.sold < 2", default),
+                               until="blind-writes").program
+    assert program.blind_counters == frozenset()
+    assert window_opens(program) == ["k_window_open(0)"]
+
+
+def test_a_window_that_reads_a_local_from_outside_it_is_left_alone(editions):
+    """The asking player's own limit: another turn's window asks other questions."""
+    rules = RULES.replace("if ask sell(q) {", "if q.sold < p.seat and ask sell(q) {")
+    program = editions.compile(rules, until="blind-writes").program
+    assert program.blind_counters == {"player_thrown"}
+    assert window_opens(program) == ["k_window_open(0)"]
+
+
+def played(program: ir.Program, *, trace: bool) -> tuple[list, int]:
+    """Six seeded games of 3 players, 12 turns each, and how often a seat was asked."""
+    namespace: dict = {"__name__": "generated_under_test"}
+    exec(compile(generate(program, "ed.rules"), "<generated>", "exec"), namespace)  # noqa: S102
+    game_class = namespace["Game"]
+    asked = [0]
+    decide = game_class.decide_sell
+
+    def counted(self, p):
+        asked[0] += 1
+        return decide(self, p)
+
+    game_class.decide_sell = counted
+    games = []
+    for seed in range(6):
+        game = game_class(3, seed=seed, trace=trace)
+        game.play(12)
+        games.append((game.turn, game.players_cash(), game.counter_values(),
+                      game.trace() if trace else None))
+    return games, asked[0]
+
+
+@pytest.mark.parametrize("default", ["p.sold < 2", "p.sold < turn / 3"])
+def test_a_window_closed_at_once_plays_as_if_everyone_had_passed_again(
+        editions, monkeypatch, default):
+    path = editions.write(RULES.replace("p.sold < 2", default))
+    shortened = pipeline.compile_rules(path).program
+    monkeypatch.setattr(pipeline, "PASSES",
+                        [p for p in pipeline.PASSES if p[0] != "blind-writes"])
+    plain = pipeline.compile_rules(path).program
+    games, asked = played(shortened, trace=False)
+    plain_games, plain_asked = played(plain, trace=False)
+    assert games == plain_games
+    assert asked < plain_asked  # the second offer of a turn asks nobody
+    # traced, every question is asked and written down, as before
+    assert played(shortened, trace=True) == played(plain, trace=True)
