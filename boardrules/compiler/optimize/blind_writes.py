@@ -3,9 +3,9 @@
 A window (`window q from p { manage(q) }`) that opens with nothing changed since it last
 closed with every player passing is closed at once (statements.py): the kernel compares
 its count of changes (payments, counter writes, moves, cards) with the count at the close.
-But most throws change only what no window's code reads: the throw's total kept in a
-counter (`p.last_roll`), the token's move. Then every player is asked again, and passes
-again, four calls of the holdings questions each time.
+But most throws change only what no window's code reads: a counter that keeps the
+throw's total, the token's move. Then every player is asked again, and passes again,
+four calls of the holdings questions each time.
 
 This pass finds the counters that no code a window may run reads (the functions holding a
 window and everything they may call: procedures, aggregates, decisions with their
