@@ -176,8 +176,9 @@ def main() -> int:
               f"{r['games_per_second']:>11.1f}{r['turns_per_second']:>14,.0f}")
     if note:
         print(note)
+    width = max(len(name) for name in ratios) + len(" (turns/s): ")
     for name, ratio in ratios.items():
-        print(f"{name + ' (turns/s):':<32}{Decimal(f'{ratio:.3g}'):f}x")
+        print(f"{name + ' (turns/s):':<{width}}{Decimal(f'{ratio:.3g}'):f}x")
     if args.json:
         settings = {"edition": args.edition, "policy": args.policy, "games": args.games,
                     "compiled_games": compiled_games, "players": args.players,
