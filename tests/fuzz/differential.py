@@ -78,9 +78,11 @@ def build(folder: Path, seed: int, ids: list[int], written: dict[int, str] | Non
 
 
 def outcome(module: ModuleType, k: int, inputs: tuple[int, int, int], seed: int,
-            policy: str, players: int = 3, turns: int = 2) -> tuple:
-    """Everything program K did in `turns` turns, or the error it stopped with."""
-    game = module.Game(players, seed=seed, trace=True, policies=[policy] * players)
+            policy: str, traced: bool = True, players: int = 3, turns: int = 2) -> tuple:
+    """Everything program K did in `turns` turns, or the error it stopped with. Untraced,
+    the default policy's answers are taken inline and a window that nothing it reads has
+    changed since all passed is skipped (blind_writes.py): what a trace turns off."""
+    game = module.Game(players, seed=seed, trace=traced, policies=[policy] * players)
     for name, value in zip(("g_game_mode", "g_game_arg1", "g_game_arg2", "g_game_arg3"),
                            (k, *inputs), strict=True):
         game.state_set(name, 0, value)
@@ -138,35 +140,38 @@ def compare(batch: Batch, inputs: tuple = INPUTS, seeds: tuple = SEEDS,
     for k in batch.programs:
         for i, args in enumerate(inputs):
             seed, policy = seeds[i % len(seeds)], policies[(i // len(seeds)) % len(policies)]
-            run = (k, args, seed, policy)
-            interpreted = _limited(batch, report, batch.modules[0], run, limit, "interpreted")
-            if interpreted is None:
-                continue
-            compiled = outcome(batch.modules[1], *run)
-            report.runs += 1
-            report.errors += interpreted[0] is not None
-            if interpreted != compiled:
-                report.divergences.append(_describe(batch, *run, interpreted, compiled))
-            unoptimized = batch.reference and _limited(batch, report, batch.reference, run,
-                                                       limit, "unoptimized")
-            if unoptimized and unoptimized != interpreted:
-                report.divergences.append(_describe(batch, *run, unoptimized, interpreted,
-                                                    ("unoptimized", "optimized")))
+            for traced in (True, False) if policy == "default" else (True,):
+                _compare_run(batch, report, (k, args, seed, policy, traced), limit)
     return report
+
+
+def _compare_run(batch: Batch, report: Report, run: tuple, limit: float | None) -> None:
+    """One run on both backends and unoptimized; what differs is a divergence."""
+    interpreted = _limited(batch, report, batch.modules[0], run, limit, "interpreted")
+    if interpreted is None:
+        return
+    compiled = outcome(batch.modules[1], *run)
+    report.runs += 1
+    report.errors += interpreted[0] is not None
+    if interpreted != compiled:
+        report.divergences.append(_describe(batch, run, interpreted, compiled))
+    unoptimized = batch.reference and _limited(batch, report, batch.reference, run, limit,
+                                               "unoptimized")
+    if unoptimized and unoptimized != interpreted:
+        report.divergences.append(_describe(batch, run, unoptimized, interpreted,
+                                            ("unoptimized", "optimized")))
 
 
 def _limited(batch: Batch, report: Report, module: ModuleType, run: tuple,
              limit: float | None, label: str) -> tuple | None:
     """The outcome of an interpreted run, or None, with a finding, when it took longer
     than `limit` seconds."""
-    k, args, seed, policy = run
     try:
         with time_limit(limit):
             return outcome(module, *run)
     except TooLong:
-        report.divergences.append(
-            f"program {k} (inputs {args}, seed {seed}, {policy} policy) in "
-            f"{batch.path}: no end after {limit} s {label}\n" + batch.texts.get(k, ""))
+        report.divergences.append(f"{_run_name(batch, run)}: no end after {limit} s {label}\n"
+                                  + batch.texts.get(run[0], ""))
         return None
 
 
@@ -174,7 +179,13 @@ FIELDS = ("error", "trace", "payments", "counters", "cash", "positions", "holder
           "over")
 
 
-def _describe(batch: Batch, k: int, args, seed: int, policy: str, a: tuple, b: tuple,
+def _run_name(batch: Batch, run: tuple) -> str:
+    k, args, seed, policy, traced = run
+    return (f"program {k} (inputs {args}, seed {seed}, {policy} policy"
+            f"{'' if traced else ', untraced'}) in {batch.path}")
+
+
+def _describe(batch: Batch, run: tuple, a: tuple, b: tuple,
               labels: tuple[str, str] = ("interpreted", "compiled")) -> str:
     first, second = labels
     differ = [f"{name}: {first} {x!r:.300} {second} {y!r:.300}"
@@ -183,5 +194,4 @@ def _describe(batch: Batch, k: int, args, seed: int, policy: str, a: tuple, b: t
         at = next((i for i, (x, y) in enumerate(zip(a[1], b[1], strict=False)) if x != y),
                   min(len(a[1]), len(b[1])))
         differ.append(f"trace line {at}: {a[1][at:at + 1]} != {b[1][at:at + 1]}")
-    return (f"program {k} (inputs {args}, seed {seed}, {policy} policy) in {batch.path}:\n"
-            + "\n".join(differ) + "\n" + batch.texts.get(k, ""))
+    return f"{_run_name(batch, run)}:\n" + "\n".join(differ) + "\n" + batch.texts.get(run[0], "")

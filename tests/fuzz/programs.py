@@ -3,9 +3,10 @@
 `edition(seed, n)` writes one edition holding `n` generated programs: each is a rule
 `prog_K` that runs on a turn when the counter `mode` is K, reads its inputs from the
 counters `arg1`..`arg3`, and does arithmetic with edge values, loops, aggregates,
-decisions, cards, counters, payments and moves, often through a procedure `f_K` of its
-own. The generator knows the language's types, so nearly every program checks; what the
-compiler rejects (a constant out of range, say) is dropped by the test.
+decisions, cards, counters, payments, moves and a window (`market`), often through a
+procedure `f_K` of its own. The generator knows the language's types, so nearly every
+program checks; what the compiler rejects (a constant out of range, say) is dropped by
+the test.
 """
 
 from __future__ import annotations
@@ -89,6 +90,20 @@ proc twice(x: int) -> int {
 }
 proc worth(q: player) -> int {
   return q.cash + sum(s.price for s in spaces where s.owner == q)
+}
+counter player.sales: int = 0
+decision sell(p: player) by p -> bool {
+  default p.sales < 1 + pinged % 3 and p.cash > 10
+}
+# a window whose code reads no die, deck or outer local: closed at once, untraced, after
+# writes it does not read (blind_writes.py)
+proc market(p: player) {
+  window q from p rounds 2 {
+    if ask sell(q) {
+      q.sales += 1
+      pay(q, bank, 5)
+    }
+  }
 }
 '''
 RULEBOOK = "The Differential Game.\n\nEvery program runs on both backends alike.\n"
@@ -276,8 +291,8 @@ class Generator:
         r = self.r
         e = min(depth + 1, 3)
         kinds = ["let", "let", "assign", "state", "pay", "if", "for", "while", "card", "misc",
-                 "move"]
-        kind = r.choice(kinds if depth > 0 else kinds[:5] + ["card", "misc"])
+                 "move", "market"]
+        kind = r.choice(kinds if depth > 0 else kinds[:5] + ["card", "misc", "market"])
         if kind == "let" or (kind == "assign" and not env.assignable):
             name = self.name("v")
             value = self.int_(env, e)
@@ -337,6 +352,8 @@ class Generator:
                               f"let t{self.fresh} = take_top(chance)\nif t{self.fresh} != none "
                               f"{{ give_card(some(t{self.fresh}), {q}) }}", "shuffle(chance)"))]
         q = r.choice(env.players)
+        if kind == "market":  # a window, often after writes it does not read
+            return [f"market({q})"]
         return [r.choice((f"trigger ping({self.int_(env, e)})", f'log("v {self.fresh}")',
                           f"{r.choice(env.spaces)}.owner = {q}",
                           f"{r.choice(env.spaces)}.owner = none",

@@ -2,8 +2,10 @@
 alike with and without the optimizations that only make them faster.
 
 Each program (programs.py) runs two turns of a three-player game per input, seed and
-policy, on the interpreted and the compiled backend, and interpreted once more from the
-edition compiled without those optimizations (differential.REFERENCE_PASSES are kept);
+policy (the default policy traced and untraced: what a trace turns off, the answers taken
+inline and the windows skipped), on the interpreted and the compiled backend, and
+interpreted once more from the edition compiled without those optimizations
+(differential.REFERENCE_PASSES are kept);
 trace, payments, counters, cash, positions and cards must be identical, or the error the
 same (type, message and rules location). Many programs share one edition, so one build
 serves them all. With them run the programs that diverged once (WRITTEN). The CI budget

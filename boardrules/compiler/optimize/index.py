@@ -39,6 +39,11 @@ from .walk import walk_expr
 # player (k_set_holder). A hand holds a few cards: fewer than any other index walks a value.
 HELD = "held"
 HAND_COST = 1.0
+# A table index keeps where each value's members start, one entry per value between the
+# lowest and the highest: built only when that span is at most this many entries a member
+# (or MIN_SPARSE_SPAN), so that wide-ranging data (prices) is scanned, not indexed.
+SPAN_PER_MEMBER = 4
+MIN_SPARSE_SPAN = 64
 
 
 def _conjuncts(e: ir.Expr | None) -> list[ir.Expr]:
@@ -102,7 +107,7 @@ class Indexer:
         self.fx = fx
         self.tables = {t.name: t for t in program.tables}
         # by (table, low, high): every index a filter could use, and the ones chosen
-        self.built: dict[tuple[str, int, int], ir.Index] = {}
+        self.built: dict[tuple[str, int, int], ir.Index | None] = {}
         self.indexes: dict[tuple[str, int, int], ir.Index] = {}
         self.counter_indexes: dict[str, ir.CounterIndex] = {}
         entities = {"player": program.max_players, "space": len(program.space_ids),
@@ -235,7 +240,11 @@ class Indexer:
             if not table:
                 return None
             built = (table, low, high)
-            index = self.built.get(built) or self.built.setdefault(built, self._index(*built))
+            if built not in self.built:
+                self.built[built] = self._index(*built)
+            index = self.built[built]
+            if index is None:
+                return None
             values = sum(1 for a, b in zip(index.starts, index.starts[1:], strict=False) if b > a)
             return len(index.items) / max(values, 1), lambda: self._use(built), key
 
@@ -262,11 +271,16 @@ class Indexer:
             self.indexes[built] = dataclasses.replace(self.built[built], name=name)
         return self.indexes[built].name
 
-    def _index(self, table: str, low: int, high: int) -> ir.Index:
+    def _index(self, table: str, low: int, high: int) -> ir.Index | None:
+        """The members of each value, or None when the values spread too thin for a list of
+        where each one's members start (prices from 0 to 2,147,483,647 would make one of two
+        billion entries: the filter is scanned instead)."""
         values = self.tables[table].values
         members = range(low, min(high, len(values)))
         keys = [values[m] for m in members] or [0]
         offset, size = min(keys), max(keys) - min(keys) + 1
+        if size > max(MIN_SPARSE_SPAN, SPAN_PER_MEMBER * len(members)):
+            return None
         items = sorted(members, key=lambda m: (values[m], m))
         starts = [0] * (size + 2)
         for m in items:

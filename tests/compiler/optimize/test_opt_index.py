@@ -46,6 +46,21 @@ def test_a_filter_on_declared_data_becomes_an_index(editions):
     assert list(members) == [0, 2]  # s0 and s2, in board order
 
 
+def test_data_spread_over_a_wide_range_is_scanned_not_indexed(editions):
+    """An index keeps an entry for every value between the lowest and the highest: over
+    prices from 0 to 2,147,483,647 that would be two billion entries (the differential
+    fuzzer's board ran the compiler out of memory). The filter stays a scan (here over
+    prices up to 100,000: the same decision, without the memory)."""
+    board = DATA_BOARD.replace('space s1 "S1" plain', 'space s1 "S1" plain { price = 100000 }')
+    program = editions.compile(board + DATA + (
+        "proc priced(x: int) -> int { return count(t in spaces where t.price == x) }\n"
+        "rule r { on turn(p: player) { move(p, priced(p.cash)) } }\n"),
+        until="index-filters", prelude=False).program
+    (priced,) = program.aggregates
+    assert not priced.domain.index and ir_text.expr(priced.where) == "(t.space_price == x)"
+    assert not program.indexes
+
+
 def test_an_aggregate_filtering_on_a_counter_uses_a_counter_index(editions):
     program = editions.compile(DATA + (
         "proc mine(p: player) -> int { return count(s in spaces where s.owner == p) }\n"
