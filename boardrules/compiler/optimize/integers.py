@@ -30,6 +30,8 @@ INT64: Interval = (-(2**63), 2**63 - 1)
 SMALL: Interval = (-1, 2**16)  # entities and enum members (-1 is none)
 BOOL: Interval = (0, 1)
 LOOP_LIMIT = kernel_constants("LOOP_LIMIT")["LOOP_LIMIT"]  # more rounds: a rules error
+# steps forward round the track: fewer than the spaces a board may have
+DISTANCE: Interval = (0, kernel_constants("CAP_SPACES")["CAP_SPACES"] - 1)
 # A range that may have more values than this is counted in the turn's loop rounds (each
 # loop of a nest may stay under LOOP_LIMIT while the nest runs for ever); one of entities
 # (at most a kernel capacity) is not.
@@ -120,6 +122,8 @@ class Ranges:
                 return (pick(i[0] for i in intervals), pick(i[1] for i in intervals))
             case ir.KernelCall(function="k_roll"):
                 return self.roll
+            case ir.KernelCall(function="k_distance"):
+                return DISTANCE
             case ir.KernelCall(function="abs"):
                 low, high = self.of(e.args[0])
                 if low >= 0:

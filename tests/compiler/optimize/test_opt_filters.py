@@ -82,3 +82,21 @@ def test_a_call_that_does_not_depend_on_the_candidate_is_computed_once(editions)
     assert len(picked.hoisted) == 1
     name, value = picked.hoisted[0]
     assert isinstance(value, ir.CallProc) and "hoisted" in ir_text.expr(picked.where)
+
+
+def test_a_nearest_space_is_computed_once_for_every_candidate(editions):
+    """A distance is fewer steps than a board has spaces, so `0 - distance(...)` needs no
+    range check and the nearest space's question cannot fail: computed once, before the
+    walk that compares every candidate with it."""
+    program = editions.compile(DATA + (
+        "proc nearest(p: player) -> space? {\n"
+        "  return best(0 - distance(p.position, t) for t in spaces where t.special)\n}\n"
+        "proc closer(p: player) -> space? {\n"
+        "  return best(s.price for s in spaces\n"
+        "    where distance(p.position, s) < distance(p.position, some(nearest(p))))\n}\n"
+        "rule r { on turn(p: player) { if closer(p) != none { move(p, 1) } } }\n"),
+        until="hoist-invariants").program
+    nearest, closer = sorted((a for a in program.aggregates if a.kind == "best"),
+                             key=lambda a: "nearest" not in a.name)
+    assert "narrow" not in ir_text.expr(nearest.value)
+    assert [ir_text.expr(e) for _, e in closer.hoisted] == [f"{nearest.name}(p)"]
