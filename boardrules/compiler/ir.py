@@ -408,6 +408,8 @@ class Decision:
     # given answer is still tested against the whole domain and filter above
     walk: Domain | None = None
     walk_where: Expr | None = None
+    # set by the hoist pass: what the walk's filter computes once, before it (its Hoisted)
+    hoisted: tuple[tuple[str, Expr], ...] = ()
 
 
 @dataclass(frozen=True)

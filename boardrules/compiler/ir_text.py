@@ -138,7 +138,8 @@ def program(p: ir.Program) -> str:
         choice = {"bool": "bool", "int": f"{expr(d.low)}..{expr(d.high)}"}.get(
             d.kind, domain(d.var, d.domain, d.where) if d.domain else "")
         lazy = " (lazy)" if d.lazy else ""
-        walk = f"; options walk {domain(d.var, d.walk, d.walk_where)}" if d.walk else ""
+        lets = "".join(f"let hoisted {name} = {expr(e)}; " for name, e in d.hoisted)
+        walk = f"; options walk {lets}{domain(d.var, d.walk, d.walk_where)}" if d.walk else ""
         lines.append(f"decision {_signature(d.name, d.params, choice)} by {expr(d.by)} "
                      f"default {expr(d.default) or 'none'}{lazy}{walk}")
     for ix in p.indexes:

@@ -23,7 +23,7 @@ from .effects import Effects, analyse
 from .elements import known_elements
 from .fold import fold_constants
 from .guards import guard_aggregates, guard_loops
-from .hoist import hoist_invariants
+from .hoist import hoist_invariants, hoist_option_invariants
 from .idle import skip_idle_loops
 from .index import index_filters
 from .inline import inline_procedures, lift_early_exits, returns_as_expressions
@@ -52,6 +52,7 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("factor-disjunctions", factor_disjunctions),
     ("order-conjuncts", order_conjuncts),
     ("index-filters", index_filters),
+    ("hoist-option-invariants", hoist_option_invariants),
     ("count-queries", count_queries),
     ("lazy-decisions", lazy_decisions),
     ("guard-aggregates", guard_aggregates),

@@ -142,8 +142,8 @@ def _walk_aggregate(a: ir.Aggregate) -> _Code:
 
 def _walk_decision(d: ir.Decision) -> _Code:
     # a decision draws from the policy generator, traces and may suspend or raise
-    return _code(_exprs(d.by, d.low, d.high, *domain_exprs(d.domain), d.where, d.default),
-                 True, True, False)
+    return _code(_exprs(d.by, d.low, d.high, *domain_exprs(d.domain), d.where, d.default,
+                        *(e for _, e in d.hoisted)), True, True, False)
 
 
 def _exprs(*roots: ir.Expr | None) -> tuple[ir.Expr, ...]:

@@ -5,7 +5,9 @@ calls `floor(p)` for every space although nothing in the loop changes it. A call
 that does not depend on the loop variable and is pure and safe is computed
 once, before the loop, into a hoisted value; identical ones share it. An aggregate
 changes no state while it scans, and a pure and safe call computed once more
-(even for an empty domain) is unobservable.
+(even for an empty domain) is unobservable. The same holds for the walk of a decision's
+options under a pure filter (`where s: dodo_target(p, s)`, asking for the nearest
+airport of p's for every island).
 """
 
 from __future__ import annotations
@@ -18,24 +20,49 @@ from .effects import Effects
 from .walk import rewrite_top_down, walk_expr
 
 
-def _hoist(a: ir.Aggregate, fx: Effects) -> ir.Aggregate:
+def _hoisted(exprs: tuple[ir.Expr | None, ...], var: str, prefix: str, fx: Effects
+             ) -> tuple[tuple[ir.Expr | None, ...], tuple[tuple[str, ir.Expr], ...]]:
+    """The expressions with each pure and safe call that does not read `var` replaced by a
+    hoisted value (identical calls share one), and those values by name."""
     hoisted: dict[ir.Expr, str] = {}
 
     def replace(e: ir.Expr) -> ir.Expr | None:
         if not isinstance(e, ir.CallProc) or not fx.expr_is_clean(e) or any(
-                isinstance(n, ir.Local) and n.name == a.var for n in walk_expr(e)):
+                isinstance(n, ir.Local) and n.name == var for n in walk_expr(e)):
             return None
-        name = hoisted.setdefault(e, f"{a.name}_{len(hoisted)}")
+        name = hoisted.setdefault(e, f"{prefix}_{len(hoisted)}")
         return ir.Hoisted(e.type, name)
 
-    where = rewrite_top_down(a.where, replace)
-    value = rewrite_top_down(a.value, replace)
+    rewritten = tuple(rewrite_top_down(e, replace) for e in exprs)
+    return rewritten, tuple((name, e) for e, name in hoisted.items())
+
+
+def _hoist(a: ir.Aggregate, fx: Effects) -> ir.Aggregate:
+    (where, value), hoisted = _hoisted((a.where, a.value), a.var, a.name, fx)
     if not hoisted:
         return a
-    return dataclasses.replace(a, where=where, value=value,
-                               hoisted=tuple((name, e) for e, name in hoisted.items()))
+    return dataclasses.replace(a, where=where, value=value, hoisted=hoisted)
+
+
+def _hoist_options(d: ir.Decision, fx: Effects) -> ir.Decision:
+    """The walk of a decision's options (the random and external policies', a default
+    that is not checked alone) with its filter's invariant calls computed before it."""
+    walked = d.walk_where if d.walk else d.where
+    if d.domain is None or walked is None or not fx.expr_is_pure(walked):
+        return d
+    (where,), hoisted = _hoisted((walked,), d.var, f"{d.name}_options", fx)
+    if not hoisted:
+        return d
+    return dataclasses.replace(d, walk=d.walk or d.domain, walk_where=where, hoisted=hoisted)
 
 
 def hoist_invariants(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
     return dataclasses.replace(program, aggregates=tuple(_hoist(a, fx)
                                                          for a in program.aggregates))
+
+
+def hoist_option_invariants(program: ir.Program, fx: Effects, reporter: Reporter
+                            ) -> ir.Program:
+    """The same for the walks of the decisions' options, once their index is chosen."""
+    return dataclasses.replace(program, decisions=tuple(_hoist_options(d, fx)
+                                                        for d in program.decisions))

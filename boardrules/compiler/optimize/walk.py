@@ -215,7 +215,9 @@ def map_program_exprs(program: ir.Program, fn: ExprFn) -> ir.Program:
                                           where=map_expr(d.where, fn),
                                           default=map_expr(d.default, fn),
                                           walk=map_domain(d.walk, fn),
-                                          walk_where=map_expr(d.walk_where, fn))
+                                          walk_where=map_expr(d.walk_where, fn),
+                                          hoisted=tuple((name, map_expr(e, fn))
+                                                        for name, e in d.hoisted))
                       for d in program.decisions)
     events = {name: dataclasses.replace(event, handlers=tuple(
         dataclasses.replace(h, guard=map_expr(h.guard, fn)) for h in event.handlers))

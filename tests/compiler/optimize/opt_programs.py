@@ -9,6 +9,7 @@ exactly as before (the golden digests check the shipped editions)."""
 from __future__ import annotations
 
 from boardrules.compiler import ir
+from boardrules.compiler.codegen import generate
 
 DATA = """enum color { red, blue }
 group reds "Reds"
@@ -76,3 +77,22 @@ def function(program: ir.Program, name: str) -> ir.Function:
 
 def calls(node_source) -> set[str]:
     return {n.function for n in node_source if isinstance(n, ir.CallProc | ir.KernelCall)}
+
+
+def module_namespace(program: ir.Program) -> dict:
+    """The program's generated module run as Python: its namespace (`Game`, ...)."""
+    namespace: dict = {"__name__": "generated_under_test"}
+    exec(compile(generate(program, "ed.rules"), "<generated>", "exec"), namespace)  # noqa: S102
+    return namespace
+
+
+def random_traces(program: ir.Program, turns: int) -> list[list[str]]:
+    """The traces of six seeded games of three players who all play the random policy
+    (which lists every option of every decision)."""
+    game_class = module_namespace(program)["Game"]
+    played = []
+    for seed in range(6):
+        game = game_class(3, seed=seed, policies=["random"] * 3, trace=True)
+        game.play(turns)
+        played.append(game.trace())
+    return played

@@ -5,10 +5,9 @@ reads changed: the same games, fewer questions."""
 from __future__ import annotations
 
 import pytest
-from opt_programs import function
+from opt_programs import function, module_namespace
 
 from boardrules.compiler import ir, ir_text, pipeline
-from boardrules.compiler.codegen import generate
 from boardrules.compiler.optimize.walk import stmt_exprs, walk_expr, walk_stmts
 
 RULES = """counter player.sold: int = 0
@@ -73,9 +72,7 @@ def test_a_window_that_reads_a_local_from_outside_it_is_left_alone(editions):
 
 def played(program: ir.Program, *, trace: bool) -> tuple[list, int]:
     """Six seeded games of 3 players, 12 turns each, and how often a seat was asked."""
-    namespace: dict = {"__name__": "generated_under_test"}
-    exec(compile(generate(program, "ed.rules"), "<generated>", "exec"), namespace)  # noqa: S102
-    game_class = namespace["Game"]
+    game_class = module_namespace(program)["Game"]
     asked = [0]
     decide = game_class.decide_sell
 

@@ -3,7 +3,7 @@ are rearranged, and what does not depend on the candidate computed once."""
 
 from __future__ import annotations
 
-from opt_programs import DATA, DATA_BOARD, function
+from opt_programs import DATA, DATA_BOARD, function, random_traces
 
 from boardrules.compiler import ir, ir_text
 
@@ -100,3 +100,36 @@ def test_a_nearest_space_is_computed_once_for_every_candidate(editions):
                              key=lambda a: "nearest" not in a.name)
     assert "narrow" not in ir_text.expr(nearest.value)
     assert [ir_text.expr(e) for _, e in closer.hoisted] == [f"{nearest.name}(p)"]
+
+
+# ---- hoist-option-invariants -----------------------------------------------------------------
+
+OPTIONS = DATA_BOARD + DATA + (
+    "proc nearest(p: player) -> space? {\n"
+    "  return best(0 - distance(p.position, t) for t in spaces where t.special)\n}\n"
+    "decision fly(p: player) by p -> space? where s: s.price > 0\n"
+    "    and distance(p.position, s) < distance(p.position, some(nearest(p))) {\n"
+    "  default none\n}\n"
+    "rule r { on turn(p: player) {\n"
+    "  let to = ask fly(p)\n"
+    "  if to != none { move_to(p, some(to)) } else { move(p, 1) }\n} }\n")
+def test_a_decisions_options_walk_computes_what_no_option_changes_once(editions):
+    program = editions.compile(OPTIONS, until="hoist-option-invariants", prelude=False).program
+    (fly,) = program.decisions
+    (nearest,) = (a for a in program.aggregates if "nearest" in a.name)
+    assert [ir_text.expr(e) for _, e in fly.hoisted] == [f"{nearest.name}(p)"]
+    assert "hoisted" in ir_text.expr(fly.walk_where) and "hoisted" not in ir_text.expr(fly.where)
+
+
+def test_hoisted_options_are_the_same_options(editions, monkeypatch):
+    """The random policy lists every option: the same games with the pass as without."""
+    from boardrules.compiler import pipeline
+
+    path = editions.write(OPTIONS, prelude=False)
+    hoisted = pipeline.compile_rules(path).program
+    assert hoisted.decisions[0].hoisted
+    monkeypatch.setattr(pipeline, "PASSES",
+                        [p for p in pipeline.PASSES if p[0] != "hoist-option-invariants"])
+    played = random_traces(hoisted, 20)
+    assert played == random_traces(pipeline.compile_rules(path).program, 20)
+    assert any("decides fly=s" in line for game in played for line in game)  # it flew

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from opt_programs import DATA, DATA_BOARD, SMALL_GROUPS_BOARD, calls
+from opt_programs import DATA, DATA_BOARD, SMALL_GROUPS_BOARD, calls, random_traces
 
 from boardrules.compiler import ir_text
 from boardrules.compiler.optimize.walk import walk_expr
@@ -179,16 +179,6 @@ def test_a_decisions_options_walk_an_index_in_the_same_order(editions, monkeypat
     from boardrules.compiler.codegen import generate
     from boardrules.compiler.optimize import index
 
-    def traces(program) -> list[list[str]]:
-        namespace: dict = {"__name__": "generated_under_test"}
-        exec(compile(generate(program, "ed.rules"), "<generated>", "exec"), namespace)
-        played = []
-        for seed in range(6):
-            game = namespace["Game"](3, seed=seed, policies=["random"] * 3, trace=True)
-            game.play(12)
-            played.append(game.trace())
-        return played
-
     path = editions.write(WALK_RULES)
     walked = pipeline.compile_rules(path).program
     show = next(d for d in walked.decisions if d.name == "show")
@@ -201,6 +191,6 @@ def test_a_decisions_options_walk_an_index_in_the_same_order(editions, monkeypat
     monkeypatch.setattr(index, "_option_walk", lambda indexer, d, fx: d)
     scanned = pipeline.compile_rules(path).program
     assert next(d for d in scanned.decisions if d.name == "show").walk is None
-    played = traces(walked)
-    assert played == traces(scanned)
+    played = random_traces(walked, 12)
+    assert played == random_traces(scanned, 12)
     assert any("decides show=c3" in line for trace in played for line in trace)
