@@ -101,6 +101,7 @@ class Kernel:
     held_first: cython.int[16]
     held_next: cython.int[512]
     holder_version: cython.int  # bumped by every change of card_holder: memoized queries read it
+    held_version: cython.int[16]  # per player: bumped when the player gains or loses a card
     alive_version: cython.int  # bumped when a player retires: memoized queries over players read it
     # the range of a player's cash within which the question being worked out has the same
     # answer (k_cash_at_least narrows it; a memo keeps it)
@@ -175,6 +176,7 @@ class Kernel:
             self.queue = [0] * 512
             self.card_holder = [0] * 512
             self.held_first = [0] * 16
+            self.held_version = [0] * 16
             self.held_next = [0] * 512
             self.opts = [0] * 512
             self.rule_fired = [0] * 512
@@ -183,6 +185,7 @@ class Kernel:
             self.policy[i] = POLICY_DEFAULT
             self.had_turn[i] = 0
             self.held_first[i] = -1
+            self.held_version[i] = 1
         self.round_count = 0
         self.bankruptcies = 0
         self.ended_by = END_NONE

@@ -87,3 +87,53 @@ def test_a_per_entity_memo_follows_every_write(editions):
         for q in range(3):
             assert answers(p, q) == expected(p, q)
             assert copy.invoke(names["held"], (p,)) == expected(p, q)[0]
+
+
+HANDS = """deck chest(p: player) "Chest" {
+  card c_a "A" keep
+  card c_b "B" keep
+  card c_c "C" keep
+}
+proc hand(p: player) -> int { return count(c in cards where holds(p, c)) }
+proc or_c(p: player) -> int { return count(c in cards where holds(p, c) or c == c_c) }
+proc anyone_holds() -> bool { return any(c in cards where c.holder != none) }
+proc give(c: card, p: player) { give_card(c, p) }
+rule r { on turn(p: player) {
+  give(c_a, p)
+  move(p, hand(p) + or_c(p) + (if anyone_holds() then 1 else 0))
+} }
+"""
+
+
+def test_a_players_hand_is_versioned_per_player(editions):
+    """`holds(p, c)` for a parameter p, or a walk of p's hand, reads p's hand alone: the
+    kernel's version of it (`held_version[p]`) stamps the memo, not every card's."""
+    memo = memos(editions, HANDS)
+    assert memo["hand"].per_entity == (("card_holder", "p"),) and memo["hand"].reads == ()
+    assert memo["or_c"].per_entity == (("card_holder", "p"),)  # holds() in the filter
+    # who holds any card: every card's holder, as a whole
+    assert memo["anyone_holds"].reads == ("card_holder",)
+
+
+def test_a_hand_memo_follows_every_change_of_holder(editions):
+    """Cards given, drawn back, set from outside and copied: never a stale hand."""
+    compilation, code, namespace = editions.module(HANDS)
+    assert "self.held_version[v_p]" in code
+    game = namespace["Game"](3, seed=1)
+    names = {a.name.split("_in_proc_")[1]: a.name for a in compilation.program.aggregates}
+
+    def expected(p: int) -> tuple[int, int]:
+        holders = game.holders()
+        return holders.count(p), holders.count(p) + (holders[2] != p)
+
+    def answers(g, p: int) -> tuple[int, int]:
+        return g.invoke(names["hand"], (p,)), g.invoke(names["or_c"], (p,))
+
+    for card, seat in ((0, 1), (1, 1), (0, 2), (2, 0), (1, 0), (2, 2)):
+        for p in range(3):
+            assert answers(game, p) == expected(p)
+        game.invoke("proc_give", (card, seat))
+    game.state_set("card_holder", 2, 1)
+    copy = game.copy()
+    for p in range(3):
+        assert answers(game, p) == expected(p) == answers(copy, p)

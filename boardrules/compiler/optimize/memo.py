@@ -54,6 +54,10 @@ ALIVE = "player_alive"  # who is still in: versioned by the kernel too (a retire
 # the arrays the kernel versions itself, and each one's version attribute; the rules'
 # counters get an `mv_` version of their own, bumped by the generated writes
 KERNEL_VERSIONS = {HOLDERS: "holder_version", ALIVE: "alive_version"}
+# the kernel's versions per entity (of a player's hand: `holds(p, c)` for a parameter p),
+# and the type of that entity
+KERNEL_PER_ENTITY = {HOLDERS: "held_version"}
+KERNEL_KEYABLE = {HOLDERS: "player"}
 # a game counter's pseudo-counter in a memo's reads: which side of the memos' comparisons
 # with constants it is on (regions.py)
 SIDES = "@sides"
@@ -167,20 +171,20 @@ class ReadSets:
         if name in self.aggregates:
             a = self.aggregates[name]
             exprs = [*domain_exprs(a.domain), a.where, a.value, *(e for _, e in a.hoisted)]
-            reads = self._domain(a.domain)
             nodes = [n for e in exprs for n in walk_expr(e)]
             params, shadowed = tuple(p for p, _ in a.params), {a.var}
+            reads = self._domain_reads(a.domain, params, shadowed)
         elif name in self.functions:
             f = self.functions[name]
+            nodes = list(body_exprs(f.body))
+            params, shadowed = tuple(p for p, _ in f.params), _shadowed(f.body)
             reads = set()
             for s in walk_stmts(f.body):
                 if isinstance(s, ir.Loop):
-                    reads |= self._domain(s.domain)
-            nodes = list(body_exprs(f.body))
-            params, shadowed = tuple(p for p, _ in f.params), _shadowed(f.body)
+                    reads |= self._domain_reads(s.domain, params, shadowed)
         else:
             raise _Volatile  # a decision, a deck, an event: not a query
-        return {(array, ANY) for array in reads} | self._nodes(nodes, params, shadowed)
+        return reads | self._nodes(nodes, params, shadowed)
 
     def keyed_on_cash(self, a: ir.Aggregate) -> tuple[frozenset[tuple[str, int]], str] | None:
         """What a memo of `a` that keeps one player parameter's cash too depends on: the
@@ -192,9 +196,9 @@ class ReadSets:
         if len(keyed) != 1:
             return None
         try:
-            reads = {(array, ANY) for array in self._domain(a.domain)} | self._nodes(
-                (n for n in nodes if not _cash_of_param(n, players)),
-                tuple(p for p, _ in a.params), {a.var})
+            params = tuple(p for p, _ in a.params)
+            reads = self._domain_reads(a.domain, params, {a.var}) | self._nodes(
+                (n for n in nodes if not _cash_of_param(n, players)), params, {a.var})
         except _Volatile:
             return None
         return frozenset(reads), keyed.pop()
@@ -206,6 +210,8 @@ class ReadSets:
             arrays = _node_reads(n)
             if isinstance(n, ir.State) and n.entity is not None:
                 reads |= {(array, _through(n.entity, params, shadowed)) for array in arrays}
+            elif isinstance(n, ir.KernelCall) and n.function == "k_holds":  # p's hand
+                reads.add((HOLDERS, _through(n.args[0], params, shadowed)))
             else:
                 reads |= {(array, ANY) for array in arrays}
             if isinstance(n, ir.CallProc):
@@ -215,6 +221,13 @@ class ReadSets:
                 reads |= {(array, ANY if at == ANY else _through(n.args[at], params, shadowed))
                           for array, at in callee}
         return reads
+
+    def _domain_reads(self, d: ir.Domain, params: tuple[str, ...], shadowed: set[str]
+                      ) -> set[tuple[str, int]]:
+        """What walking a domain reads: a player's hand through the parameter it is of."""
+        if d.index == HELD:
+            return {(HOLDERS, _through(d.key, params, shadowed))}
+        return {(array, ANY) for array in self._domain(d)}
 
     def _domain(self, d: ir.Domain) -> set[str]:
         if d.kind == "players":  # the loop skips retired players
@@ -273,7 +286,8 @@ class MemoVersions:
         memos = [a.memo for a in program.aggregates if a.memo]
         sets = sorted({tuple(sorted(set(memo.reads) - KERNEL_VERSIONS.keys()))
                        for memo in memos} - {()}, key=lambda counters: (len(counters), counters))
-        per_entity = sorted({array for memo in memos for array, _ in memo.per_entity})
+        per_entity = sorted({array for memo in memos for array, _ in memo.per_entity}
+                            - KERNEL_PER_ENTITY.keys())
         owner_index = {cx.counter: cx for cx in program.counter_indexes}
         owned = sorted({(memo.owner, _owned_counters(memo)) for memo in memos if memo.owner})
         sides: dict[str, dict[ir.Expr, None]] = {}
@@ -493,7 +507,7 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
                 dropped = {*owned.counters, *owned.compared}
                 depends = frozenset({(array, at) for array, at in depends if array not in dropped}
                                     | {(counter + SIDES, ANY) for counter in owned.compared})
-            whole, per_entity = _by_parameter(a, depends, keys, keyable)
+            whole, per_entity = _by_parameter(a, depends, keys, keyable | KERNEL_KEYABLE)
             memo = ir.Memo(whole, base, tuple(dims), cash_of, bool(ranged),
                            tuple(keys) if any(table for table, _ in keys) else (), per_entity)
             if owned is not None:

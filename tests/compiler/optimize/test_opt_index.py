@@ -91,12 +91,13 @@ rule r { on land(p: player, s: space) {
 def test_a_question_about_a_players_cards_walks_that_players_hand(editions):
     """`holds(p, c)` in a question over the cards: the walk is p's hand, the list the
     kernel keeps in card order (`held`), over a table index (a card's tone); a memo of it
-    reads who holds the cards."""
+    reads p's hand (the kernel's version of each player's hand)."""
     program = editions.compile(HAND_RULES, until="memoize-aggregates").program
     counting = next(a for a in program.aggregates if a.kind == "count")
     assert counting.domain.index == "held" and ir_text.expr(counting.domain.key) == "p"
     assert "k_holds" not in calls(walk_expr(counting.where))
-    assert counting.memo is not None and counting.memo.reads == ("card_holder",)
+    assert counting.memo is not None and counting.memo.reads == ()
+    assert counting.memo.per_entity == (("card_holder", "p"),)
 
 
 def test_the_index_with_the_fewest_members_a_value_serves_the_filter(editions):
