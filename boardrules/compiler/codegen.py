@@ -25,6 +25,7 @@ from .optimize.fold import Folder, negate
 from .optimize.index import HELD, is_none_const, sides
 from .optimize.integers import Ranges
 from .optimize.memo import KERNEL_PER_ENTITY, KERNEL_VERSIONS, SIDES, MemoVersions
+from .optimize.prechecks import reads_hoisted
 from .optimize.walk import body_exprs, map_expr, substitute_locals, walk_stmts
 from .order import order_context
 from .primitives import DECK_FUNCTIONS, KERNEL_FUNCTIONS
@@ -112,6 +113,7 @@ def environment() -> jinja2.Environment:
                        ctype=cython_type, minus=minus)
     # none has no slot in a counter index that keeps no members of none (none_slots.py)
     env.tests["none_const"] = is_none_const
+    env.tests["reading_hoisted"] = reads_hoisted
     env.globals.update(KERNEL_ARRAYS=KERNEL_ARRAYS, KERNEL_VERSIONS=KERNEL_VERSIONS,
                        KERNEL_PER_ENTITY=KERNEL_PER_ENTITY, SIDES=SIDES,
                        HELD_INDEX=HELD, CAPACITY=CAPACITY, raise_unknown=_unknown_attribute,

@@ -369,6 +369,9 @@ class Aggregate:
     guard: Expr | None = None
     checked_total: bool = False  # a sum that may leave 32 bits: totalled in 64, then checked
     kept: Kept | None = None  # set by the keep pass: a guard that keeps its members
+    # set by the precheck pass: the conjuncts of the filter that read no candidate, tested
+    # once before the walk (when one is false, nothing passes)
+    prechecks: tuple[Expr, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -66,6 +66,8 @@ def aggregate(a: ir.Aggregate) -> str:
     """`best(-t.buildings for t in 0..41 where ...)`: what an aggregate computes."""
     value = f"{expr(a.value)} for " if a.value is not None else ""
     lets = "".join(f"let hoisted {name} = {expr(e)}; " for name, e in a.hoisted)
+    if a.prechecks:
+        lets += f"unless {' and '.join(expr(c) for c in a.prechecks)}: nothing; "
     if a.guard is not None:
         lets = f"unless {expr(a.guard)}: nothing; {lets}"
     if a.counted is not None:

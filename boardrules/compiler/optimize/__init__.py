@@ -31,6 +31,7 @@ from .integers import drop_proven_checks, narrow_integers
 from .keep import keep_candidates
 from .memo import memoize_aggregates
 from .none_slots import drop_none_slots
+from .prechecks import invariant_prechecks
 from .some import eliminate_some, some_of_declared_data
 from .unwinding import split_unwinding_calls
 
@@ -62,6 +63,7 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("keep-candidates", keep_candidates),
     ("bit-walks", bit_walks),
     ("drop-none-slots", drop_none_slots),
+    ("invariant-prechecks", invariant_prechecks),
     ("split-unwinding-calls", split_unwinding_calls),
     ("blind-writes", blind_writes),
 ]

@@ -89,12 +89,33 @@ class Folder:
             case ir.Binary(op=op) if op in _COMPARE:
                 left, right = _const(e.left), _const(e.right)
                 if left is None or right is None:
-                    return e
+                    return self._compare_branches(e) if right is not None else e
                 return ir.Const(e.type, _COMPARE[op](left, right))
             case ir.KernelCall(function="narrow") if _const(e.args[0]) is not None:
                 return self._int(e, _const(e.args[0]))
             case ir.Conditional() if _const(e.test) is not None:
                 return e.then if _const(e.test) else e.otherwise
+        return e
+
+    def _compare_branches(self, e: ir.Binary) -> ir.Expr:
+        """`(if t then none else x) != none` is `not t and x != none`: a branch that is a
+        constant compares at compile time, the test and the other branch's comparison are
+        evaluated as before (so the conjunct passes see the test: an invariant `t` is
+        worked out once, before a walk)."""
+        c = e.left
+        if not isinstance(c, ir.Conditional):
+            return e
+        then, otherwise = _const(c.then), _const(c.otherwise)
+        if then is not None:
+            rest = self.node(dataclasses.replace(e, left=c.otherwise))
+            if _COMPARE[e.op](then, _const(e.right)):
+                return self.node(ir.Binary(ir.BOOL, "or", c.test, rest))
+            return self.node(ir.Binary(ir.BOOL, "and", negate(c.test), rest))
+        if otherwise is not None:
+            rest = self.node(dataclasses.replace(e, left=c.then))
+            if _COMPARE[e.op](otherwise, _const(e.right)):
+                return self.node(ir.Binary(ir.BOOL, "or", negate(c.test), rest))
+            return self.node(ir.Binary(ir.BOOL, "and", c.test, rest))
         return e
 
     def _int(self, e: ir.Expr, value: int) -> ir.Expr:

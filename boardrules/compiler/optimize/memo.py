@@ -170,7 +170,8 @@ class ReadSets:
     def _compute(self, name: str) -> set[tuple[str, int]]:
         if name in self.aggregates:
             a = self.aggregates[name]
-            exprs = [*domain_exprs(a.domain), a.where, a.value, *(e for _, e in a.hoisted)]
+            exprs = [*domain_exprs(a.domain), a.where, a.value, *a.prechecks,
+                     *(e for _, e in a.hoisted)]
             nodes = [n for e in exprs for n in walk_expr(e)]
             params, shadowed = tuple(p for p, _ in a.params), {a.var}
             reads = self._domain_reads(a.domain, params, shadowed)

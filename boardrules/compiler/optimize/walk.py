@@ -114,9 +114,9 @@ def domain_exprs(d: ir.Domain | None) -> tuple[ir.Expr, ...]:
 
 
 def aggregate_nodes(a: ir.Aggregate) -> list[ir.Expr]:
-    """Every node of an aggregate's own expressions: its domain, filter, value, guard and
-    hoisted values (not what the procedures it calls do)."""
-    return [n for e in (*domain_exprs(a.domain), a.where, a.value, a.guard,
+    """Every node of an aggregate's own expressions: its domain, filter, value, guard,
+    precheck and hoisted values (not what the procedures it calls do)."""
+    return [n for e in (*domain_exprs(a.domain), a.where, a.value, a.guard, *a.prechecks,
                         *(h for _, h in a.hoisted)) for n in walk_expr(e)]
 
 
@@ -206,6 +206,8 @@ def map_program_exprs(program: ir.Program, fn: ExprFn) -> ir.Program:
                                            where=map_expr(a.where, fn),
                                            value=map_expr(a.value, fn),
                                            guard=map_expr(a.guard, fn),
+                                           prechecks=tuple(map_expr(c, fn)
+                                                           for c in a.prechecks),
                                            hoisted=tuple((name, map_expr(e, fn))
                                                          for name, e in a.hoisted))
                        for a in program.aggregates)
