@@ -1,8 +1,8 @@
 """What the compiler reads from the runtime kernel's source: its text and its C constants.
 
-The kernel is written once, in four files of boardrules/runtime (its module level,
-the Kernel class with the game loop, the Primitives the rules call, and the Python-side
-KernelApi), pasted in that order into every
+The kernel is written once, in five files of boardrules/runtime (its module level,
+the Kernel class with the game loop, the Primitives the rules call, the Decisions that
+ask the policies, and the Python-side KernelApi), pasted in that order into every
 generated module; its capacities and limits are read from that same text, so the
 compiler and the kernel cannot disagree on them.
 """
@@ -13,7 +13,8 @@ import re
 from functools import lru_cache
 from importlib import resources
 
-KERNEL_FILES = ("kernel_support.py", "kernel.py", "kernel_primitives.py", "kernel_api.py")
+KERNEL_FILES = ("kernel_support.py", "kernel.py", "kernel_primitives.py",
+                "kernel_decisions.py", "kernel_api.py")
 # each file imports the ones before it, to run alone; pasted together they are one text
 _SIBLING_IMPORT = re.compile(r"^from \.kernel\w* import \*.*\n", re.MULTILINE)
 

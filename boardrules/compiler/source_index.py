@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from .. import __version__
 from .build import cache_root, toolchain
+from .kernel_facts import KERNEL_FILES
 from .libpath import find_library, search_path
 
 if TYPE_CHECKING:
@@ -37,8 +38,8 @@ if TYPE_CHECKING:
 
 PACKAGE = Path(__file__).resolve().parents[1]
 # what decides the generated code, besides the rules files
-TOOLCHAIN_SOURCES = ("compiler", "grammar", "runtime/kernel.py", "runtime/kernel_support.py",
-                     "runtime/kernel_primitives.py", "runtime/kernel_api.py", "__init__.py")
+TOOLCHAIN_SOURCES = ("compiler", "grammar", *(f"runtime/{name}" for name in KERNEL_FILES),
+                     "__init__.py")
 TOOLCHAIN_SUFFIXES = (".py", ".j2", ".lark")
 KEPT = 8  # records per edition file: clones with different libraries, recent first
 FOLDER = "index"  # under the cache root

@@ -1,12 +1,13 @@
 # ruff: noqa: F405
 # The edition-agnostic runtime kernel, in Cython pure-Python mode.
 #
-# Code generation pastes kernel_support.py, this file, kernel_primitives.py and
-# kernel_api.py, in that order, at the top of every edition's module
-# (compiler/kernel_facts.py), where `class Game(KernelApi)` adds the edition's rules.
-# This file holds the game's state, the game loop, resting spaces, movement and
+# Code generation pastes kernel_support.py, this file, kernel_primitives.py,
+# kernel_decisions.py and kernel_api.py, in that order, at the top of every edition's
+# module (compiler/kernel_facts.py), where `class Game(KernelApi)` adds the edition's
+# rules. This file holds the game's state, the game loop, resting spaces, movement and
 # the turn order; kernel_primitives.py what the rules call (decks, money, players,
-# decisions); kernel_api.py what Python calls between turns. It knows no edition's
+# windows); kernel_decisions.py how decisions are answered; kernel_api.py what Python
+# calls between turns. It knows no edition's
 # names or numbers. Capacities are generic upper bounds that
 # the checker enforces. Every 64-bit operation is masked so that CPython's
 # unbounded ints and C's wrapping ones give the same random stream.

@@ -6,12 +6,13 @@
 import cython
 
 from .kernel import *  # noqa: F403  (one text when pasted)
+from .kernel_decisions import *  # noqa: F403
 from .kernel_primitives import *  # noqa: F403
 from .kernel_support import *  # noqa: F403
 
 
 @cython.cclass
-class KernelApi(Primitives):
+class KernelApi(Decisions):
     """The kernel, and what Python calls on it between turns."""
 
     def __reduce__(self):

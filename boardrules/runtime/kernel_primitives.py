@@ -1,10 +1,9 @@
 # ruff: noqa: F405
 # The primitives the edition's rules call on the kernel, in Cython pure-Python mode:
 # dice and random numbers, drawing and handing out cards, distances and cells of the
-# board, payments, retiring and naming players, windows of play, and asking
-# decisions (the policies, scripted and forced answers, external players). Pasted
-# between kernel.py and kernel_api.py (see kernel.py); the game loop in kernel.py
-# calls none of them.
+# board, payments, retiring and naming players, and windows of play (asking decisions
+# is kernel_decisions.py's). Pasted between kernel.py and kernel_decisions.py (see
+# kernel.py); the game loop in kernel.py calls none of them.
 import cython
 
 from .kernel import *  # noqa: F403  (one text when pasted)
@@ -13,7 +12,7 @@ from .kernel_support import *  # noqa: F403
 
 @cython.cclass
 class Primitives(Kernel):
-    """Decks, money, players and decisions, as the rules use them."""
+    """Decks, money, players and windows, as the rules use them."""
 
     # ---- the guards against a turn that never ends ------------------------------
     # Each is inline in the generated code, and its error, which builds a message,
@@ -464,150 +463,6 @@ class Primitives(Kernel):
             self.trace_lines.append("  " + text.replace("\\", "\\\\").replace("\n", "\\n")
                                     .replace("\r", "\\r"))
         return 0
-
-    # ---- decisions ---------------------------------------------------------------
-    @cython.cfunc
-    @cython.final
-    @cython.exceptval(check=False)
-    def refresh_plain(self) -> cython.void:
-        """Whether every decision goes to its seat's policy (nothing scripted or forced is
-        left, no trace): a decision tests this one flag before taking its default inline."""
-        self.plain = (self.script_pos >= self.script_len and self.n_forced == 0
-                      and not self.tracing)
-
-    @cython.cfunc
-    @cython.final
-    @cython.inline
-    @cython.exceptval(check=False)
-    def k_default_answers(self, who: cython.int) -> cython.bint:
-        """Whether who's decisions take their defaults inline (decide_'s test; idle.py
-        skips a loop then)."""
-        return self.plain and self.policy[who] == POLICY_DEFAULT
-
-    @cython.cfunc
-    @cython.final
-    @cython.exceptval(-1)
-    def policy_of(self, decision: cython.int, who: cython.int) -> cython.int:
-        """How the next decision of `who` is taken; forced and scripted answers come first."""
-        if self.script_pos < self.script_len:
-            return POLICY_EXTERNAL
-        if self.n_forced > 0 and (self.forced.get(DECISION_NAMES[decision])
-                                  or self.forced.get(forced_key(DECISION_NAMES[decision], who))):
-            return POLICY_EXTERNAL
-        return self.policy[who]
-
-    @cython.cfunc
-    @cython.final
-    @cython.inline
-    @cython.exceptval(-1)
-    def chk(self, i: cython.int, n: cython.int) -> cython.int:
-        """Bounds check for a value that may be none before it indexes a table."""
-        if i < 0 or i >= n:
-            return self.out_of_range()
-        return i
-
-    @cython.cfunc
-    @cython.final
-    @cython.exceptval(-1)
-    def out_of_range(self) -> cython.int:
-        raise RuleError("none (or an out-of-range value) was used where a value is needed")
-
-    @cython.cfunc
-    @cython.final
-    @cython.exceptval(-2147483647, check=True)
-    def choose_range(self, decision: cython.int, who: cython.int, low: cython.int,
-                     high: cython.int, optional: cython.bint, default: cython.int) -> cython.int:
-        """A choice of an integer in [low, high], or -1 (none) when optional."""
-        choice: cython.longlong
-        kind: cython.int
-        span: cython.longlong = cython.cast(cython.longlong, high) - low + 1
-        if high < low:
-            if optional:
-                return -1
-            raise RuleError(f"decision {DECISION_NAMES[decision]}: no legal option")
-        if low == high and not optional:
-            return low
-        kind = self.policy_of(decision, who)
-        if kind == POLICY_DEFAULT:
-            choice = default
-        elif kind == POLICY_RANDOM:
-            choice = low + self.policy_rng.below(span + 1 if optional else span)
-            if choice > high:
-                choice = -1
-        else:
-            if span > MAX_LISTED_ANSWERS:
-                raise RuleError(f"decision {DECISION_NAMES[decision]}: {span} answers"
-                                f" are too many to list (at most {MAX_LISTED_ANSWERS})")
-            options = list(range(low, high + 1))
-            if optional:
-                options.insert(0, -1)
-            choice = self.external_choice(decision, who, options)
-        if not ((low <= choice <= high) or (optional and choice == -1)):
-            raise RuleError(f"decision {DECISION_NAMES[decision]}: {choice} is not between "
-                            f"{low} and {high}")
-        if self.tracing:
-            self.trace_lines.append(f"  p{who + 1} decides {DECISION_NAMES[decision]}="
-                                    f"{traced(DECISION_TYPES[decision], choice)}")
-        return cython.cast(cython.int, choice)
-
-    @cython.cfunc
-    @cython.final
-    @cython.exceptval(-2147483647, check=True)
-    def choose_option(self, decision: cython.int, who: cython.int, n: cython.int,
-                      optional: cython.bint, default: cython.int) -> cython.int:
-        """A choice among self.opts[0:n], or -1 (none) when optional."""
-        choice: cython.int
-        kind: cython.int
-        i: cython.int
-        if n == 0:
-            if optional:
-                return -1
-            raise RuleError(f"decision {DECISION_NAMES[decision]}: no legal option")
-        if n == 1 and not optional:
-            return self.opts[0]
-        kind = self.policy_of(decision, who)
-        if kind == POLICY_RANDOM:  # one of the options by construction: no search
-            i = self.policy_rng.below(n + 1 if optional else n)
-            choice = -1 if i == n else self.opts[i]
-        elif kind == POLICY_DEFAULT:
-            choice = default
-        else:
-            options = [self.opts[i] for i in range(n)]
-            if optional:
-                options.insert(0, -1)
-            choice = self.external_choice(decision, who, options)
-        if kind != POLICY_RANDOM and not (optional and choice == -1):
-            for i in range(n):
-                if self.opts[i] == choice:
-                    break
-            else:
-                raise RuleError(f"decision {DECISION_NAMES[decision]}: {choice} is not a "
-                                "legal option")
-        if self.tracing:
-            self.trace_lines.append(f"  p{who + 1} decides {DECISION_NAMES[decision]}="
-                                    f"{traced(DECISION_TYPES[decision], choice)}")
-        return choice
-
-    def external_choice(self, decision: int, who: int, options: list) -> int:
-        """Forced answers (scenarios), then a replay script, then a Python policy, else suspend."""
-        name = DECISION_NAMES[decision]
-        queue = self.forced.get(forced_key(name, who)) or self.forced.get(name)
-        if queue:
-            self.n_forced -= 1
-            self.refresh_plain()
-            return kept_answer(name, queue.pop(0))
-        if self.script_pos < self.script_len:
-            action = self.script[self.script_pos]
-            self.script_pos += 1
-            self.refresh_plain()
-            if action not in options:
-                raise RuleError(f"{name}: action {action} is not legal (legal: {options})")
-            return action
-        policy = self.external[who]
-        if policy is not None:
-            return kept_answer(name, policy(self, name, who, options))
-        self.pending = (name, who, options)
-        raise Suspend(name)
 
     # ---- a deck's order, as a list (giving out a card from inside its deck) -----------
     def deck_order(self, d: int) -> list:
