@@ -6,8 +6,8 @@ that does not depend on the loop variable and is pure and safe is computed
 once, before the loop, into a hoisted value; identical ones share it. An aggregate
 changes no state while it scans, and a pure and safe call computed once more
 (even for an empty domain) is unobservable. The same holds for the walk of a decision's
-options under a pure filter (`where s: dodo_target(p, s)`, asking for the nearest
-airport of p's for every island).
+options under a pure filter (`where s: distance(p.position, s) < distance(p.position,
+some(nearest(p)))` asks for p's nearest space of a kind once per option otherwise).
 """
 
 from __future__ import annotations

@@ -6,8 +6,8 @@ leading run of a filter's pure and safe conjuncts, those that do not read the ca
 become the aggregate's *prechecks*, tested once before the walk (before its guard when they
 read no hoisted value, else after those): when one is false, the aggregate gives what it
 gives over no candidates, as the walk would have (each candidate failing the same test);
-when all are true, the walk tests the rest. Only pure and safe conjuncts
-come before it in the filter, so skipping them is unobservable. Not for `max_of` and
+when all are true, the walk tests the rest. Only pure and safe conjuncts precede a
+precheck in the filter, so not testing them first is unobservable. Not for `max_of` and
 `min_of` (over nothing, a rules error the walk reports), a guard that keeps its members
 (the walk fills the kept list), nor a walk whose bounds or loop guard may raise.
 """
