@@ -5,9 +5,9 @@ player count the edition allows, the default policy and a few random ones), and 
 it again from what those games counted: which way each branch goes, which code is hot.
 Measured on the benchmark's edition (2026-12-03, alternating rounds of 200 games, one
 core; docs/performance.md): at -O2, 1.25 to 1.30 times the turns a second of the shipped
--O1 build; at -O3, 3% more again (gcc's inlining budget doubled as well: nothing more). Its C step takes about four times as
-long (two compiles and the games), so it is a setting to choose for a study of many
-games, not the default.
+-O1 build; at -O3, 3% more again (gcc's inlining budget doubled as well: nothing more).
+Its C step takes about four times as long (two compiles and the games), so it is a
+setting to choose for a study of many games, not the default.
 
 The games are seeded and the instrumented module counts in one thread, so the same
 generated code and toolchain give the same counts and the same module: the cache key
