@@ -59,6 +59,15 @@ def test_a_comparison_with_a_constant_branch_becomes_logic(editions):
     tests = [ir_text.expr(s.test) for s in function(program, "rule_r_0").body]
     assert tests == ["((p.player_cash <= 9) and (s != none))",
                      "((p.player_cash > 9) or (s == none))"]
+    program = editions.compile(DATA + (  # the constant in the other branch
+        "proc keep(p: player, s: space) -> space? {\n"
+        "  return if p.cash > 9 then s else none\n}\n"
+        "rule r { on land(p: player, s: space) {\n"
+        "  if keep(p, s) != none { move(p, 1) }\n"
+        "  if keep(p, s) == none { move(p, 2) }\n} }\n"), until="fold-lifted").program
+    tests = [ir_text.expr(s.test) for s in function(program, "rule_r_0").body]
+    assert tests == ["((p.player_cash > 9) and (s != none))",
+                     "((p.player_cash <= 9) or (s == none))"]
 
 
 def test_prechecked_walks_play_as_before(editions, monkeypatch):
