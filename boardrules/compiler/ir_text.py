@@ -62,10 +62,14 @@ def domain(var: str, d: ir.Domain, where: ir.Expr | None) -> str:
     return text + (f" where {expr(where)}" if where is not None else "")
 
 
+def _hoisted_lets(hoisted: tuple[tuple[str, ir.Expr], ...]) -> str:
+    return "".join(f"let hoisted {name} = {expr(e)}; " for name, e in hoisted)
+
+
 def aggregate(a: ir.Aggregate) -> str:
     """`best(-t.buildings for t in 0..41 where ...)`: what an aggregate computes."""
     value = f"{expr(a.value)} for " if a.value is not None else ""
-    lets = "".join(f"let hoisted {name} = {expr(e)}; " for name, e in a.hoisted)
+    lets = _hoisted_lets(a.hoisted)
     if a.prechecks:
         lets += f"unless {' and '.join(expr(c) for c in a.prechecks)}: nothing; "
     if a.guard is not None:
@@ -140,7 +144,7 @@ def program(p: ir.Program) -> str:
         choice = {"bool": "bool", "int": f"{expr(d.low)}..{expr(d.high)}"}.get(
             d.kind, domain(d.var, d.domain, d.where) if d.domain else "")
         lazy = " (lazy)" if d.lazy else ""
-        lets = "".join(f"let hoisted {name} = {expr(e)}; " for name, e in d.hoisted)
+        lets = _hoisted_lets(d.hoisted)
         walk = f"; options walk {lets}{domain(d.var, d.walk, d.walk_where)}" if d.walk else ""
         lines.append(f"decision {_signature(d.name, d.params, choice)} by {expr(d.by)} "
                      f"default {expr(d.default) or 'none'}{lazy}{walk}")

@@ -31,7 +31,7 @@ import dataclasses
 from .. import ir
 from ..diagnostics import Reporter
 from .effects import Effects, program_code, reachable
-from .walk import map_stmts, stmt_exprs, walk_expr, walk_stmts
+from .walk import map_blocks, stmt_exprs, walk_expr, walk_stmts
 
 POSITION = "player_position"
 # kernel calls that read positions (a move starts from the token's space)
@@ -128,22 +128,7 @@ def _seen_windows(body: tuple[ir.Stmt, ...], moves_seen: bool, turn_seen: bool
                 result[i] = dataclasses.replace(s, value=opened)
         return tuple(result)
 
-    return _map_blocks(body, seen)
-
-
-def _map_blocks(body: tuple[ir.Stmt, ...], fn) -> tuple[ir.Stmt, ...]:
-    """`fn` applied to the block and to every block nested in it."""
-    mapped = map_stmts(body, lambda s: _with_blocks(s, fn))
-    return fn(mapped)
-
-
-def _with_blocks(s: ir.Stmt, fn) -> ir.Stmt:
-    match s:
-        case ir.If():
-            return dataclasses.replace(s, then=fn(s.then), otherwise=fn(s.otherwise))
-        case ir.While() | ir.Loop():
-            return dataclasses.replace(s, body=fn(s.body))
-    return s
+    return map_blocks(body, seen)
 
 
 def _closed_over(rounds: ir.While, prefix: str) -> bool:

@@ -17,7 +17,7 @@ import dataclasses
 from .. import ir
 from ..diagnostics import Reporter
 from .effects import Effects
-from .walk import rewrite_top_down, walk_expr
+from .walk import reads_local, rewrite_top_down
 
 
 def _hoisted(exprs: tuple[ir.Expr | None, ...], var: str, prefix: str, fx: Effects
@@ -27,8 +27,7 @@ def _hoisted(exprs: tuple[ir.Expr | None, ...], var: str, prefix: str, fx: Effec
     hoisted: dict[ir.Expr, str] = {}
 
     def replace(e: ir.Expr) -> ir.Expr | None:
-        if not isinstance(e, ir.CallProc) or not fx.expr_is_clean(e) or any(
-                isinstance(n, ir.Local) and n.name == var for n in walk_expr(e)):
+        if not isinstance(e, ir.CallProc) or not fx.expr_is_clean(e) or reads_local(e, var):
             return None
         name = hoisted.setdefault(e, f"{prefix}_{len(hoisted)}")
         return ir.Hoisted(e.type, name)

@@ -33,7 +33,7 @@ from .. import ir
 from ..diagnostics import Reporter
 from .conjuncts import chain_of, chained, is_none_test
 from .effects import Effects
-from .walk import walk_expr
+from .walk import reads_local
 
 # `k_holds(p, c)` walks the cards p holds, in card order: a list the kernel keeps for each
 # player (k_set_holder). A hand holds a few cards: fewer than any other index walks a value.
@@ -74,8 +74,7 @@ def field_of(e: ir.Expr, var: str, kind: str = "value") -> str | None:
 
 def key_ok(key: ir.Expr, var: str, fx: Effects) -> bool:
     """A key an index may look up: pure and safe, and free of the loop variable."""
-    return fx.expr_is_clean(key) and not any(
-        isinstance(n, ir.Local) and n.name == var for n in walk_expr(key))
+    return fx.expr_is_clean(key) and not reads_local(key, var)
 
 
 def is_none_const(e: ir.Expr) -> bool:

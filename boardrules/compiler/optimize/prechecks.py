@@ -20,7 +20,7 @@ from .. import ir
 from ..diagnostics import Reporter
 from .conjuncts import chain_of, chained
 from .effects import Effects
-from .walk import domain_exprs, walk_expr
+from .walk import domain_exprs, reads_local, walk_expr
 
 # the kinds whose value over no candidates is a constant (aggregates.py.j2's `nothing`)
 PRECHECKED_KINDS = frozenset({"count", "sum", "any", "all", "best"})
@@ -43,15 +43,11 @@ def _precheck(a: ir.Aggregate, fx: Effects) -> ir.Aggregate:
         if not fx.expr_is_clean(c):  # it, and what follows it, stay in the walk
             rest += conjuncts[position:]
             break
-        (rest if _reads(c, a.var) else invariant).append(c)
+        (rest if reads_local(c, a.var) else invariant).append(c)
     if not invariant:
         return a
     return dataclasses.replace(a, prechecks=tuple(invariant),
                                where=chained(rest, "and") if rest else None)
-
-
-def _reads(e: ir.Expr, var: str) -> bool:
-    return any(isinstance(n, ir.Local) and n.name == var for n in walk_expr(e))
 
 
 def reads_hoisted(e: ir.Expr) -> bool:

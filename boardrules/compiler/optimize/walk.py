@@ -181,19 +181,32 @@ def map_body(body: tuple[ir.Stmt, ...], fn: ExprFn) -> tuple[ir.Stmt, ...]:
     return map_stmts(body, lambda s: map_stmt_exprs(s, fn))
 
 
+def _with_blocks(s: ir.Stmt, fn: Callable[[tuple[ir.Stmt, ...]], tuple[ir.Stmt, ...]]
+                 ) -> ir.Stmt:
+    """The statement with `fn` applied to each block nested in it (blocks_of's twin)."""
+    match s:
+        case ir.If():
+            return dataclasses.replace(s, then=fn(s.then), otherwise=fn(s.otherwise))
+        case ir.While() | ir.Loop():
+            return dataclasses.replace(s, body=fn(s.body))
+    return s
+
+
 def map_stmts(body: tuple[ir.Stmt, ...], fn: Callable[[ir.Stmt], ir.Stmt]
               ) -> tuple[ir.Stmt, ...]:
     """A block with `fn` applied to every statement, its nested blocks first."""
-    result = []
-    for s in body:
-        match s:
-            case ir.If():
-                s = dataclasses.replace(s, then=map_stmts(s.then, fn),
-                                        otherwise=map_stmts(s.otherwise, fn))
-            case ir.While() | ir.Loop():
-                s = dataclasses.replace(s, body=map_stmts(s.body, fn))
-        result.append(fn(s))
-    return tuple(result)
+    return tuple(fn(_with_blocks(s, lambda block: map_stmts(block, fn))) for s in body)
+
+
+def map_blocks(body: tuple[ir.Stmt, ...],
+               fn: Callable[[tuple[ir.Stmt, ...]], tuple[ir.Stmt, ...]]) -> tuple[ir.Stmt, ...]:
+    """`fn` applied to the block and to every block nested in it, the innermost first."""
+    return fn(tuple(_with_blocks(s, lambda block: map_blocks(block, fn)) for s in body))
+
+
+def reads_local(e: ir.Expr | None, name: str) -> bool:
+    """Whether the expression reads the local `name` (a loop's variable, say)."""
+    return any(isinstance(n, ir.Local) and n.name == name for n in walk_expr(e))
 
 
 def map_program_exprs(program: ir.Program, fn: ExprFn) -> ir.Program:

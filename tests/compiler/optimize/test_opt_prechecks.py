@@ -5,6 +5,7 @@ tests show."""
 
 from __future__ import annotations
 
+import pytest
 from opt_programs import DATA, DATA_BOARD, function, module_namespace
 
 from boardrules.compiler import ir_text, pipeline
@@ -49,25 +50,21 @@ def test_the_tests_no_candidate_changes_are_made_once_before_the_walk(editions):
     assert not found["highest"].prechecks
 
 
-def test_a_comparison_with_a_constant_branch_becomes_logic(editions):
+@pytest.mark.parametrize(("branches", "tests"), [
+    ("none else s", ["((p.player_cash <= 9) and (s != none))",
+                     "((p.player_cash > 9) or (s == none))"]),
+    # the constant in the other branch
+    ("s else none", ["((p.player_cash > 9) and (s != none))",
+                     "((p.player_cash <= 9) or (s == none))"]),
+])
+def test_a_comparison_with_a_constant_branch_becomes_logic(editions, branches, tests):
     program = editions.compile(DATA + (
         "proc pick(p: player, s: space) -> space? {\n"
-        "  return if p.cash > 9 then none else s\n}\n"
+        f"  return if p.cash > 9 then {branches}\n}}\n"
         "rule r { on land(p: player, s: space) {\n"
         "  if pick(p, s) != none { move(p, 1) }\n"
         "  if pick(p, s) == none { move(p, 2) }\n} }\n"), until="fold-lifted").program
-    tests = [ir_text.expr(s.test) for s in function(program, "rule_r_0").body]
-    assert tests == ["((p.player_cash <= 9) and (s != none))",
-                     "((p.player_cash > 9) or (s == none))"]
-    program = editions.compile(DATA + (  # the constant in the other branch
-        "proc keep(p: player, s: space) -> space? {\n"
-        "  return if p.cash > 9 then s else none\n}\n"
-        "rule r { on land(p: player, s: space) {\n"
-        "  if keep(p, s) != none { move(p, 1) }\n"
-        "  if keep(p, s) == none { move(p, 2) }\n} }\n"), until="fold-lifted").program
-    tests = [ir_text.expr(s.test) for s in function(program, "rule_r_0").body]
-    assert tests == ["((p.player_cash > 9) and (s != none))",
-                     "((p.player_cash <= 9) or (s == none))"]
+    assert [ir_text.expr(s.test) for s in function(program, "rule_r_0").body] == tests
 
 
 def test_prechecked_walks_play_as_before(editions, monkeypatch):
