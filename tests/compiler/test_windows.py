@@ -47,3 +47,15 @@ def test_every_seat_from_the_start_round_after_round_until_a_round_changes_nothi
 def test_a_window_opened_again_with_nothing_changed_asks_nobody(game):
     # the second offer() follows the first with no change in between: nobody is asked
     assert len(asked(game)) == 9
+
+
+def test_a_change_from_outside_opens_a_closed_window_again(game):
+    # every seat passed when the window last closed: offered again, it asks nobody...
+    game.invoke("proc_offer", (1,))
+    assert len(asked(game)) == 9
+    # ...until the game is set from outside (a scenario's given, the state API): then it
+    # asks round after round again, and p1 sells twice more
+    game.state_set("c_player_sold", 0, 0)
+    game.invoke("proc_offer", (1,))
+    assert asked(game)[9:] == ["p2", "p3", "p1"] * 3
+    assert game.state_get("c_player_sold", 0) == 2
