@@ -146,10 +146,8 @@ def play_games(module: ModuleType, players: int, seed: int, first: int, count: i
                                   "cash": game.players_cash()})
         if winner >= 0:
             tally.wins[winner] += 1
-        tally.landings = _add(tally.landings, game.landings())
+        game.add_counts(tally.landings, tally.rests, tally.fired)
         tally.moves += game.moves
-        tally.rests = _add(tally.rests, game.rests())
-        tally.fired = _add(tally.fired, game.fired(len(module.RULE_NAMES)))
     return tally
 
 

@@ -212,6 +212,17 @@ class KernelApi(Decisions):
     def fired(self, n_rules: int) -> list:
         return [self.rule_fired[r] for r in range(n_rules)]
 
+    def add_counts(self, landings: list, rests: list, fired: list) -> None:
+        """Add this game's landings, rests and rules fired, element by element, to a
+        simulation's running totals (one per space, per space, per rule): in C, where three
+        lists a game added up in Python took a tenth of a simulated game's time."""
+        i: cython.int
+        for i in range(min(len(landings), len(rests), self.n_spaces)):
+            landings[i] += self.land_count[i]
+            rests[i] += self.rest_count[i]
+        for i in range(min(len(fired), CAP_RULES)):
+            fired[i] += self.rule_fired[i]
+
     def trace(self) -> list:
         return list(self.trace_lines)
 
