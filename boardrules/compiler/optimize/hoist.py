@@ -17,17 +17,20 @@ import dataclasses
 from .. import ir
 from ..diagnostics import Reporter
 from .effects import Effects
-from .walk import reads_local, rewrite_top_down
+from .walk import reads_local, rewrite_top_down, walk_expr
 
 
 def _hoisted(exprs: tuple[ir.Expr | None, ...], var: str, prefix: str, fx: Effects
              ) -> tuple[tuple[ir.Expr | None, ...], tuple[tuple[str, ir.Expr], ...]]:
-    """The expressions with each pure and safe call that does not read `var` replaced by a
-    hoisted value (identical calls share one), and those values by name."""
+    """The expressions with each largest pure and safe part that calls a procedure and does
+    not read `var` replaced by a hoisted value (identical parts share one), and those values
+    by name. The largest: `if p.cash >= reserve then none else sale_for(p)` is hoisted
+    whole, so that the call is still made only when the cash is short."""
     hoisted: dict[ir.Expr, str] = {}
 
     def replace(e: ir.Expr) -> ir.Expr | None:
-        if not isinstance(e, ir.CallProc) or not fx.expr_is_clean(e) or reads_local(e, var):
+        if reads_local(e, var) or not any(isinstance(n, ir.CallProc) for n in walk_expr(e)) \
+                or not fx.expr_is_clean(e):
             return None
         name = hoisted.setdefault(e, f"{prefix}_{len(hoisted)}")
         return ir.Hoisted(e.type, name)

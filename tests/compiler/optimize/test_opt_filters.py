@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from opt_programs import DATA, DATA_BOARD, function, random_traces
 
-from boardrules.compiler import ir, ir_text
+from boardrules.compiler import ir_text
 
 # ---- lift-early-exits and order-conjuncts ----------------------------------------------------
 
@@ -79,9 +79,27 @@ def test_a_call_that_does_not_depend_on_the_candidate_is_computed_once(editions)
         "rule r { on turn(p: player) { if pick(p) != none { move(p, 1) } } }\n"),
         until="hoist-invariants").program
     picked = next(a for a in program.aggregates if a.kind == "best")
-    assert len(picked.hoisted) == 1
-    name, value = picked.hoisted[0]
-    assert isinstance(value, ir.CallProc) and "hoisted" in ir_text.expr(picked.where)
+    floor = next(a for a in program.aggregates if a.kind == "count")
+    # the largest part that reads no candidate: the call and what it is added to
+    assert [ir_text.expr(e) for _, e in picked.hoisted] == [f"({floor.name}(p) + n)"]
+    assert "hoisted" in ir_text.expr(picked.where)
+
+
+def test_a_call_made_only_on_a_condition_is_hoisted_with_its_condition(editions):
+    """`if p.cash >= 10 then none else spare(p)` is the same for every candidate: computed
+    once, whole, so that `spare(p)` is still asked only when the cash is short."""
+    program = editions.compile(DATA + (
+        "proc spare(p: player) -> space? {\n"
+        "  return best(s.price for s in spaces where s.owner == p)\n}\n"
+        "proc pick(p: player) -> space? {\n"
+        "  return best(s.price for s in spaces\n"
+        "    where s.price > 2 or s == (if p.cash >= 10 then none else spare(p)))\n}\n"
+        "rule r { on turn(p: player) { if pick(p) != none { move(p, 1) } } }\n"),
+        until="hoist-invariants").program
+    spare = next(a for a in program.aggregates if "spare" in a.name)
+    picked = next(a for a in program.aggregates if "pick" in a.name)
+    assert [ir_text.expr(e) for _, e in picked.hoisted] == [
+        f"(if (p.player_cash >= 10) then none else {spare.name}(p))"]
 
 
 def test_a_nearest_space_is_computed_once_for_every_candidate(editions):
