@@ -38,6 +38,22 @@ def test_a_throw_rests_where_everything_it_caused_leaves_the_token(disney):
     assert game.rests()[ids.index("in_jail")] == 2 and sum(game.rests()) == 5
 
 
+def test_a_games_counts_add_to_running_totals_as_its_lists_do(disney):
+    """`add_counts` (the simulation's tally, in C) adds what `landings()`, `rests()` and
+    `fired()` list, element by element, into the totals it is given."""
+    rules = len(disney.RULE_NAMES)
+    totals = [[1] * len(disney.SPACE_IDS), [2] * len(disney.SPACE_IDS), [3] * rules]
+    expected = [list(t) for t in totals]
+    for seed in range(3):
+        game = disney.Game(4, seed=seed)
+        game.play()
+        game.add_counts(*totals)
+        for kept, counts in zip(expected, (game.landings(), game.rests(), game.fired(rules)),
+                                strict=True):
+            kept[:] = [a + b for a, b in zip(kept, counts, strict=True)]
+    assert totals == expected and sum(totals[0]) > len(disney.SPACE_IDS)
+
+
 def test_disney_landing_frequency_is_the_published_one(disney_compiled):
     data = simulate("disney_theme_park", 30, 4, 7, workers=1).to_json()
     landing = {entry["id"]: entry for entry in data["landing"]}
