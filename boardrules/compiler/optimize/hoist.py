@@ -1,13 +1,16 @@
 """Hoist what an aggregate computes again for every candidate out of its loop.
 
 `best(distance(p.position, s) for s in spaces where s.owner == p and worth(s) > floor(p))`
-calls `floor(p)` for every space although nothing in the loop changes it. A call
-that does not depend on the loop variable and is pure and safe is computed
-once, before the loop, into a hoisted value; identical ones share it. An aggregate
-changes no state while it scans, and a pure and safe call computed once more
-(even for an empty domain) is unobservable. The same holds for the walk of a decision's
-options under a pure filter (`where s: distance(p.position, s) < distance(p.position,
-some(nearest(p)))` asks for p's nearest space of a kind once per option otherwise).
+calls `floor(p)` for every space although nothing in the loop changes it. The largest
+part of the filter or value that calls a procedure, does not depend on the loop variable
+and is pure and safe is computed once, before the loop, into a hoisted value; identical
+ones share it. The largest, so that a call made only on a condition keeps it: `if p.cash
+>= reserve then none else sale_for(p)` is hoisted whole, and `sale_for(p)` is still asked
+only when the cash is short. An aggregate changes no state while it scans, and a pure and
+safe part computed once more (even for an empty domain) is unobservable. The same holds
+for the walk of a decision's options under a pure filter (`where s: distance(p.position,
+s) < distance(p.position, some(nearest(p)))` asks for p's nearest space of a kind once per
+option otherwise).
 """
 
 from __future__ import annotations
