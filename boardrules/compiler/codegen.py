@@ -26,7 +26,7 @@ from .optimize.index import HELD, is_none_const, sides
 from .optimize.integers import Ranges
 from .optimize.memo import KERNEL_PER_ENTITY, KERNEL_VERSIONS, SIDES, MemoVersions
 from .optimize.prechecks import reads_hoisted
-from .optimize.walk import body_exprs, map_expr, substitute_locals, walk_stmts
+from .optimize.walk import body_exprs, map_expr, substitute_locals, walk_expr, walk_stmts
 from .order import order_context
 from .primitives import DECK_FUNCTIONS, KERNEL_FUNCTIONS
 from .statements import always_returns
@@ -331,6 +331,7 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
         "walk_local_decls": walk_local_decls,
         "loop_walk_locals": loop_walk_locals,
         "hoisted_guards": hoisted_guards(program, effects),
+        **_hoisted_context(program),
         "recursive_functions": [f.name for f in program.functions if f.name in effects.recursive],
         "inlined_functions": inlined_functions(program, effects),
         "entry_tests": entry_tests(program, effects),
@@ -349,6 +350,23 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
         "wide": Ranges(program).wide,
         **order_context(effects),
     }
+
+
+def _hoisted_context(program: ir.Program) -> dict[str, object]:
+    """The values the hoist pass computes once before a walk, by name, and the names of the
+    lazy ones (worked out where first needed: the template writes their expression there)."""
+    holders = (*program.aggregates, *program.decisions)
+    uses = [n for h in holders for e in (*aggregate_or_walk_exprs(h),) for n in walk_expr(e)]
+    return {"hoisted_values": {name: e for h in holders for name, e in h.hoisted},
+            "lazy_hoisted": frozenset(n.name for n in uses
+                                      if isinstance(n, ir.Hoisted) and n.lazy)}
+
+
+def aggregate_or_walk_exprs(holder: ir.Aggregate | ir.Decision) -> tuple[ir.Expr | None, ...]:
+    """Where an aggregate's or a decision's options walk may use a hoisted value."""
+    if isinstance(holder, ir.Aggregate):
+        return (holder.where, holder.value, *holder.prechecks)
+    return (holder.walk_where,)
 
 
 def window_sites(program: ir.Program) -> set[ir.Expr]:

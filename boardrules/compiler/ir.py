@@ -49,6 +49,9 @@ class Hoisted(Expr):
 
     tag: ClassVar[str] = "hoisted"
     name: str
+    # worked out where it is first needed, not before the loop: its value may fail, and it
+    # must fail where the loop would first have worked it out (optimize/hoist.py)
+    lazy: bool = False
 
 
 @dataclass(frozen=True)

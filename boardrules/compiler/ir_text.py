@@ -24,7 +24,7 @@ def expr(e: ir.Expr | None) -> str:
         case ir.Local() | ir.Builtin():
             return e.name
         case ir.Hoisted():
-            return f"hoisted {e.name}"
+            return f"{'lazy ' if e.lazy else ''}hoisted {e.name}"
         case ir.Table() | ir.State():
             field = e.table if isinstance(e, ir.Table) else e.array
             owner = "game" if getattr(e, "entity", None) is None else expr(e.entity)

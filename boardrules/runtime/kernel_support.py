@@ -13,6 +13,9 @@ CAP_OPTIONS = cython.declare(cython.const[cython.int], 512)
 CAP_RULES = cython.declare(cython.const[cython.int], 512)
 CAP_CELLS = cython.declare(cython.const[cython.int], 512)
 CAP_WINDOWS = cython.declare(cython.const[cython.int], 64)
+# a hoisted value not worked out yet (optimize/hoist.py): no value of the rules is this
+# (they are kept in 32 bits, the hoisted local in 64)
+LAZY_UNSET = cython.declare(cython.const[cython.longlong], -1099511627776)
 # (The C array sizes below are these numbers written out, as Cython needs literals there;
 # a test checks that they agree. Code generation reads the CAP_ constants from this file.)
 MASK = cython.declare(cython.const[cython.ulonglong], 0xFFFFFFFFFFFFFFFF)

@@ -81,6 +81,8 @@ def _node_unsafe(n: ir.Expr, fx: Effects) -> bool:
             return not (isinstance(n.right, ir.Const) and n.right.value != 0)
         case ir.Builtin(name="winner"):
             return True
+        case ir.Hoisted():
+            return n.lazy  # its first use works out a value that may fail
     return False
 
 

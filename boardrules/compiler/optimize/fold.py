@@ -180,6 +180,7 @@ def fold_constants(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.P
         where = folder.expr(a.where)
         return dataclasses.replace(a, where=None if _const(where) is True else where,
                                    value=folder.expr(a.value),
+                                   hoisted=tuple((name, folder.expr(e)) for name, e in a.hoisted),
                                    domain=dataclasses.replace(a.domain,
                                                               low=folder.expr(a.domain.low),
                                                               high=folder.expr(a.domain.high)))
@@ -188,7 +189,9 @@ def fold_constants(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.P
         folder.span = d.span
         return dataclasses.replace(d, by=folder.expr(d.by), low=folder.expr(d.low),
                                    high=folder.expr(d.high), where=folder.expr(d.where),
-                                   default=folder.expr(d.default))
+                                   default=folder.expr(d.default),
+                                   walk_where=folder.expr(d.walk_where),
+                                   hoisted=tuple((name, folder.expr(e)) for name, e in d.hoisted))
 
     folder.span = None
     return dataclasses.replace(

@@ -33,10 +33,10 @@ def _hoisted(exprs: tuple[ir.Expr | None, ...], var: str, prefix: str, fx: Effec
 
     def replace(e: ir.Expr) -> ir.Expr | None:
         if reads_local(e, var) or not any(isinstance(n, ir.CallProc) for n in walk_expr(e)) \
-                or not fx.expr_is_clean(e):
+                or not fx.expr_is_pure(e):
             return None
         name = hoisted.setdefault(e, f"{prefix}_{len(hoisted)}")
-        return ir.Hoisted(e.type, name)
+        return ir.Hoisted(e.type, name, lazy=not fx.expr_is_safe(e))
 
     rewritten = tuple(rewrite_top_down(e, replace) for e in exprs)
     return rewritten, tuple((name, e) for e, name in hoisted.items())

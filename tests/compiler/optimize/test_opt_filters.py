@@ -3,6 +3,7 @@ are rearranged, and what does not depend on the candidate computed once."""
 
 from __future__ import annotations
 
+import pytest
 from opt_programs import DATA, DATA_BOARD, function, random_traces
 
 from boardrules.compiler import ir_text
@@ -104,8 +105,8 @@ def test_a_call_made_only_on_a_condition_is_hoisted_with_its_condition(editions)
 
 def test_a_nearest_space_is_computed_once_for_every_candidate(editions):
     """A distance is fewer steps than a board has spaces, so `0 - distance(...)` needs no
-    range check and the nearest space's question cannot fail: computed once, before the
-    walk that compares every candidate with it."""
+    range check and the nearest space's question cannot fail: computed once for the walk
+    that compares every candidate with it."""
     program = editions.compile(DATA + (
         "proc nearest(p: player) -> space? {\n"
         "  return best(0 - distance(p.position, t) for t in spaces where t.special)\n}\n"
@@ -117,7 +118,10 @@ def test_a_nearest_space_is_computed_once_for_every_candidate(editions):
     nearest, closer = sorted((a for a in program.aggregates if a.kind == "best"),
                              key=lambda a: "nearest" not in a.name)
     assert "narrow" not in ir_text.expr(nearest.value)
-    assert [ir_text.expr(e) for _, e in closer.hoisted] == [f"{nearest.name}(p)"]
+    # with the distance to it, which `some` may fail: worked out where first needed
+    assert [ir_text.expr(e) for _, e in closer.hoisted] == [
+        f"k_distance(p.player_position, k_some({nearest.name}(p)))"]
+    assert "lazy hoisted" in ir_text.expr(closer.where)
 
 
 # ---- hoist-option-invariants -----------------------------------------------------------------
@@ -135,7 +139,8 @@ def test_a_decisions_options_walk_computes_what_no_option_changes_once(editions)
     program = editions.compile(OPTIONS, until="hoist-option-invariants", prelude=False).program
     (fly,) = program.decisions
     (nearest,) = (a for a in program.aggregates if "nearest" in a.name)
-    assert [ir_text.expr(e) for _, e in fly.hoisted] == [f"{nearest.name}(p)"]
+    assert [ir_text.expr(e) for _, e in fly.hoisted] == [
+        f"k_distance(p.player_position, k_some({nearest.name}(p)))"]
     assert "hoisted" in ir_text.expr(fly.walk_where) and "hoisted" not in ir_text.expr(fly.where)
 
 
@@ -151,3 +156,32 @@ def test_hoisted_options_are_the_same_options(editions, monkeypatch):
     played = random_traces(hoisted, 20)
     assert played == random_traces(pipeline.compile_rules(path).program, 20)
     assert any("decides fly=s" in line for game in played for line in game)  # it flew
+
+
+LAZY = DATA + (
+    "proc share(p: player) -> int { return 100 / count(s in spaces where s.owner == p) }\n"
+    "proc pick(p: player) -> space? {\n"
+    "  return best(s.price for s in spaces where s.level > 0 and s.price < share(p))\n}\n"
+    "rule r { on turn(p: player) { if pick(p) != none { move(p, 1) } } }\n")
+
+
+def test_a_part_that_may_fail_is_hoisted_to_be_worked_out_where_first_needed(editions):
+    """`share(p)` divides by a count that may be zero: computed before the walk, it would
+    fail for a walk whose candidates never ask it. Hoisted lazily instead: worked out
+    once, where the first candidate asks it."""
+    program = editions.compile(LAZY, until="hoist-invariants").program
+    share = next(a for a in program.aggregates if a.kind == "count")
+    picked = next(a for a in program.aggregates if a.kind == "best")
+    assert [ir_text.expr(e) for _, e in picked.hoisted] == [f"(100 / {share.name}(p))"]
+    assert "lazy hoisted" in ir_text.expr(picked.where)
+
+
+def test_a_lazy_hoisted_value_fails_only_where_the_walk_would_have(editions):
+    from opt_programs import module_namespace
+
+    program = editions.compile(LAZY).program
+    game = module_namespace(program)["Game"](2, seed=1)
+    assert game.invoke("proc_pick", (0,)) == -1  # no candidate asks share(p): no failure
+    game.state_set("c_space_level", 1, 1)
+    with pytest.raises(Exception, match="zero"):  # the first candidate asks it: it fails
+        game.invoke("proc_pick", (0,))
