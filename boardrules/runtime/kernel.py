@@ -292,6 +292,7 @@ class Kernel:
     def start(self) -> cython.int:
         """Deal the decks, run the start rules and pick the first player (once)."""
         d: cython.int
+        i: cython.int
         if self.started:
             return 0
         self.started = True

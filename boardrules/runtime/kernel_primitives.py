@@ -216,13 +216,38 @@ class Primitives(Kernel):
         """Hand a card to p: from another holder, or out of its deck."""
         d: cython.int = self.card_deck[card]
         if self.card_holder[card] < 0 and self.in_deck(card):
-            rest = [c for c in self.deck_order(d) if c != card]
-            self.deck_head[d] = 0
-            self.deck_count[d] = len(rest)
-            for i, other in enumerate(rest):
-                self.queue[self.deck_first[d] + i] = other
+            self.k_take_from_deck(d, card)
         self.k_set_holder(card, p)
         self.changes += 1
+        return 0
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(check=False)
+    def k_take_from_deck(self, d: cython.int, card: cython.int) -> cython.int:
+        """The deck without the card, the others in their order from its top (which is
+        now the deck's first slot), in C."""
+        rest: cython.int[512]  # CAP_CARDS
+        n: cython.int = 0
+        k: cython.int
+        left: cython.int = self.deck_count[d]
+        slot: cython.int = self.deck_head[d]
+        other: cython.int
+        if not cython.compiled:
+            rest = [0] * CAP_CARDS
+        while left > 0:
+            other = self.queue[self.deck_first[d] + slot]
+            if other != card:
+                rest[n] = other
+                n += 1
+            slot += 1
+            if slot == self.deck_size[d]:
+                slot = 0
+            left -= 1
+        for k in range(n):
+            self.queue[self.deck_first[d] + k] = rest[k]
+        self.deck_head[d] = 0
+        self.deck_count[d] = n
         return 0
 
     @cython.cfunc

@@ -103,6 +103,18 @@ def test_give_card_moves_a_held_card(game):
     assert game.holders()[card("token")] == 1
 
 
+def test_giving_a_card_from_inside_its_deck_keeps_the_others_in_their_order(game):
+    """After draws (the deck's top has moved round its slots), a card given out of the
+    deck leaves the rest in the order they would have been drawn."""
+    game.draw_luck(0)
+    game.draw_luck(1)
+    before = game.deck_order(DECK)
+    taken = before[len(before) // 2]
+    game.k_give_card(taken, 1)
+    assert game.deck_order(DECK) == [c for c in before if c != taken]
+    assert game.holders()[taken] == 1
+
+
 def test_stack_cards_puts_cards_on_top_in_order(game):
     before = game.deck_order(DECK)
     top = [card("back"), card("token"), card("fine")]
