@@ -27,7 +27,9 @@ from .conjuncts import chain_of, chained
 from .effects import Effects, callees, program_code, reachable
 from .walk import walk_expr
 
-MAX_KEPT = 8192  # entries of the member lists of one guard: more is not worth the memory
+# entries of the member lists of one guard: more is not worth the memory (and a member,
+# below its domain's width, so below this, fits the game's 16-bit table, `kept_item`)
+MAX_KEPT = 8192
 
 
 def _asks(roots: list[ir.Expr | None], target: str, code: dict) -> bool:
