@@ -26,7 +26,14 @@ from .optimize.index import HELD, is_none_const, sides
 from .optimize.integers import Ranges
 from .optimize.memo import KERNEL_PER_ENTITY, KERNEL_VERSIONS, SIDES, MemoVersions
 from .optimize.prechecks import reads_hoisted
-from .optimize.walk import body_exprs, map_expr, substitute_locals, walk_expr, walk_stmts
+from .optimize.walk import (
+    aggregate_nodes,
+    body_exprs,
+    map_expr,
+    substitute_locals,
+    walk_expr,
+    walk_stmts,
+)
 from .order import order_context
 from .primitives import DECK_FUNCTIONS, KERNEL_FUNCTIONS
 from .statements import always_returns
@@ -355,18 +362,12 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
 def _hoisted_context(program: ir.Program) -> dict[str, object]:
     """The values the hoist pass computes once before a walk, by name, and the names of the
     lazy ones (worked out where first needed: the template writes their expression there)."""
-    holders = (*program.aggregates, *program.decisions)
-    uses = [n for h in holders for e in (*aggregate_or_walk_exprs(h),) for n in walk_expr(e)]
-    return {"hoisted_values": {name: e for h in holders for name, e in h.hoisted},
+    uses = [*(n for a in program.aggregates for n in aggregate_nodes(a)),
+            *(n for d in program.decisions for n in walk_expr(d.walk_where))]
+    return {"hoisted_values": {name: e for h in (*program.aggregates, *program.decisions)
+                               for name, e in h.hoisted},
             "lazy_hoisted": frozenset(n.name for n in uses
                                       if isinstance(n, ir.Hoisted) and n.lazy)}
-
-
-def aggregate_or_walk_exprs(holder: ir.Aggregate | ir.Decision) -> tuple[ir.Expr | None, ...]:
-    """Where an aggregate's or a decision's options walk may use a hoisted value."""
-    if isinstance(holder, ir.Aggregate):
-        return (holder.where, holder.value, *holder.prechecks)
-    return (holder.walk_where,)
 
 
 def window_sites(program: ir.Program) -> set[ir.Expr]:
