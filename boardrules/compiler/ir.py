@@ -375,6 +375,9 @@ class Aggregate:
     # set by the precheck pass: the conjuncts of the filter that read no candidate, tested
     # once before the walk (when one is false, nothing passes)
     prechecks: tuple[Expr, ...] = ()
+    # set by the bound-counts pass: a count every caller compares with constants stops
+    # once it reaches this (0: counts every member)
+    limit: int = 0
 
 
 @dataclass(frozen=True)

@@ -78,7 +78,8 @@ def aggregate(a: ir.Aggregate) -> str:
         lets = f"from the counts of {a.counted.counter_index} by {a.counted.table_index}: {lets}"
     if a.kept is not None:
         lets = f"keeping its members: {lets}"
-    return f"{lets}{a.kind}({value}{domain(a.var, a.domain, a.where)})"
+    limit = f" up to {a.limit}" if a.limit else ""
+    return f"{lets}{a.kind}({value}{domain(a.var, a.domain, a.where)}){limit}"
 
 
 def memo(m: ir.Memo) -> str:

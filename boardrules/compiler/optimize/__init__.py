@@ -15,6 +15,7 @@ from ..diagnostics import Reporter
 from .aggregates import merge_aggregates
 from .bits import bit_walks
 from .blind_writes import blind_writes
+from .bounded_counts import bound_counts
 from .conjuncts import order_conjuncts
 from .counts import count_queries
 from .decisions import lazy_decisions
@@ -64,6 +65,7 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("bit-walks", bit_walks),
     ("drop-none-slots", drop_none_slots),
     ("invariant-prechecks", invariant_prechecks),
+    ("bound-counts", bound_counts),
     ("split-unwinding-calls", split_unwinding_calls),
     ("blind-writes", blind_writes),
 ]
