@@ -112,6 +112,8 @@ class Kernel:
     opts: cython.int[512]
     n_forced: cython.int
     plain: cython.bint  # nothing scripted or forced left, no trace: decisions go to the policies
+    # a bit per seat whose decisions take their defaults inline: plain, and the default policy
+    inline_seats: cython.uint
     script_pos: cython.int
     script_len: cython.int
     dice_pos: cython.int
@@ -196,6 +198,8 @@ class Kernel:
         self.holder_version = 1
         self.alive_version = 1
         self.external = [None] * 16
+        self.plain = not trace
+        self.refresh_inline_seats()
         if policies is not None:
             self.set_policies(policies)
         self.moves = 0
@@ -217,7 +221,6 @@ class Kernel:
         self.script = []
         self.script_pos = 0
         self.script_len = 0
-        self.plain = not trace
         self.script_dice = []
         self.script_for = []
         self.dice_pos = 0
@@ -239,6 +242,21 @@ class Kernel:
                 self.external[seat] = None
             else:
                 raise ValueError(f"unknown policy {policy!r}: use random, default or a callable")
+        self.refresh_inline_seats()
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(check=False)
+    def refresh_inline_seats(self) -> cython.void:
+        """The seats whose decisions take their defaults inline, as one word's bits: a
+        decision tests its seat's bit (k_default_answers) instead of two fields."""
+        i: cython.int
+        seats: cython.uint = 0
+        if self.plain:
+            for i in range(CAP_PLAYERS):
+                if self.policy[i] == POLICY_DEFAULT:
+                    seats |= cython.cast(cython.uint, 1) << i
+        self.inline_seats = seats
 
     # ---- hooks the edition's Game overrides --------------------------------------
     @cython.cfunc

@@ -199,6 +199,7 @@ class KernelApi(Decisions):
         other.forced = {name: list(queue) for name, queue in self.forced.items()}
         other.n_forced = self.n_forced
         other.plain = self.plain
+        other.inline_seats = self.inline_seats
         other.trace_lines = list(self.trace_lines)
         other.ledger = list(self.ledger)
 

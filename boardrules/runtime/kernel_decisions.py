@@ -24,6 +24,7 @@ class Decisions(Primitives):
         left, no trace): a decision tests this one flag before taking its default inline."""
         self.plain = (self.script_pos >= self.script_len and self.n_forced == 0
                       and not self.tracing)
+        self.refresh_inline_seats()
 
     @cython.cfunc
     @cython.final
@@ -32,7 +33,7 @@ class Decisions(Primitives):
     def k_default_answers(self, who: cython.int) -> cython.bint:
         """Whether who's decisions take their defaults inline (decide_'s test; idle.py
         skips a loop then)."""
-        return self.plain and self.policy[who] == POLICY_DEFAULT
+        return (self.inline_seats >> who) & 1
 
     @cython.cfunc
     @cython.final

@@ -395,16 +395,16 @@ class Primitives(Kernel):
         reads, no payment, card or retirement, no move when it reads positions, not the
         turn when it reads the turn (they would all pass again: optimize/blind_writes.py).
         Closed as if it had run."""
-        i: cython.int
+        seats: cython.uint
         if self.window_closed[site] == self.k_changes():
             return False
         if not self.plain or self.window_seen[site] != self.k_seen_changes() or (
                 moves_seen and self.window_moves[site] != self.moves) or (
                 turn_seen and self.window_turn[site] != self.turn):
             return True
-        for i in range(self.n_players):
-            if self.policy[i] != POLICY_DEFAULT:
-                return True
+        seats = (cython.cast(cython.uint, 1) << self.n_players) - 1  # every seat's bit
+        if (self.inline_seats & seats) != seats:
+            return True
         self.window_closed[site] = self.k_changes()
         return False
 
