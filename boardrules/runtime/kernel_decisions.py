@@ -33,7 +33,7 @@ class Decisions(Primitives):
     def k_default_answers(self, who: cython.int) -> cython.bint:
         """Whether who's decisions take their defaults inline (decide_'s test; idle.py
         skips a loop then)."""
-        return (self.inline_seats >> who) & 1
+        return ((self.inline_seats >> who) & 1) != 0
 
     @cython.cfunc
     @cython.final
