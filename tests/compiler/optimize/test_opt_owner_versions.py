@@ -197,3 +197,42 @@ def test_a_side_set_from_outside_is_followed_by_the_next_write(editions):
     assert not game.invoke(wants, (0,))
     game.invoke("proc_take", (-1,))
     assert game.invoke(wants, (0,))
+
+
+# groups of two, three and one space, and a space in none
+NEAR_GROUPS = ("reds", "reds", "blues", "blues", "blues", "greens", None)
+NEAR_RULES = TWO_GROUPS + 'group greens "Greens"\nboard {\n' + "".join(
+    f'  space s{i} "S{i}" plain' + (f" {{ group = {g} }}" if g else "") + "\n"
+    for i, g in enumerate(NEAR_GROUPS)) + """}
+proc completes(p: player, s: space) -> bool {
+  return all(t.owner == p for t in spaces where t.group == s.group and t != s)
+}
+proc partners(p: player) -> int {
+  return count(s in spaces where s.owner != none and s.owner != p and s.group != none
+    and completes(p, s))
+}
+proc claim(p: player?, s: space) { s.owner = p }
+rule r { on turn(p: player) {
+  claim(p, s0)
+  move(p, partners(p))
+} }
+"""
+
+
+def test_near_versions_follow_owner_changes_in_groups_of_every_size(editions):
+    """Random changes of owner (to players and back to none) in groups of one, two and
+    three spaces: the partner search, stamped by the near versions, answers as worked out
+    afresh."""
+    compilation, _, namespace = editions.module(NEAR_RULES, prelude=False)
+    game = namespace["Game"](4, seed=1)
+    partners = questions(compilation.program)["partners"]
+    rng = random.Random(11)
+    for step in range(400):
+        owner = [game.state_get("c_space_owner", s) for s in range(7)]
+        for p in range(4):
+            expected = sum(owner[s] not in (-1, p) and NEAR_GROUPS[s] is not None
+                           and all(owner[t] == p for t in range(7)
+                                   if NEAR_GROUPS[t] == NEAR_GROUPS[s] and t != s)
+                           for s in range(7))
+            assert game.invoke(partners, (p,)) == expected, (step, p, owner)
+        game.invoke("proc_claim", (rng.randrange(-1, 4), rng.randrange(7)))
