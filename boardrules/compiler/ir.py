@@ -270,6 +270,9 @@ class CounterIndex:
     # each key and counter value, how many entities have both (optimize/counts.py)
     counted_by: tuple[str, ...] = ()
     bits: bool = False  # also the members of each value as a word's bits (optimize/bits.py)
+    # whether none's members are kept as a list too, or only as bits and counts, when no
+    # walk lists them (optimize/none_slots.py)
+    none_listed: bool = True
 
 
 @dataclass(frozen=True)

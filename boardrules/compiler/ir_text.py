@@ -153,7 +153,7 @@ def program(p: ir.Program) -> str:
         lines.append(f"index {ix.name} on {ix.table}: offset {ix.offset}, "
                      f"starts {list(ix.starts)}, members {list(ix.items)}")
     for cx in p.counter_indexes:
-        kept = "none and " if cx.offset < 0 else ""
+        kept = ("none and " if cx.none_listed else "none (as bits) and ") if cx.offset < 0 else ""
         lines.append(f"counter index {cx.name} on {cx.counter}: the members of "
                      f"{kept}{cx.values + cx.offset} values{' (and as bits)' if cx.bits else ''}")
     return "\n".join(lines) + "\n"
