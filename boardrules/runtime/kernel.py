@@ -79,7 +79,8 @@ class Kernel:
     # Rounds of play: a round is complete when every player still in has had a turn since
     # the last one was (the rules read it as `rounds`).
     round_count = cython.declare(cython.int, visibility="readonly")
-    had_turn: cython.int[16]
+    had_turn: cython.uint  # a bit per seat that has had a turn in the round
+    alive_seats: cython.uint  # a bit per seat still in (kept with n_alive)
     bankruptcies = cython.declare(cython.int, visibility="readonly")  # declare_bankrupt() calls
     ended_by = cython.declare(cython.int, visibility="readonly")  # END_*: an end the kernel saw
     declared_winner = cython.declare(cython.int, visibility="readonly")  # end game winner p
@@ -147,6 +148,8 @@ class Kernel:
             raise ValueError(f"between 1 and {CAP_PLAYERS} players, not {n_players}")
         self.n_players = n_players
         self.n_alive = n_players
+        self.alive_seats = (cython.cast(cython.uint, 1) << n_players) - 1
+        self.had_turn = 0
         self.current = 0
         self.turn = 0
         self.turn_cap = turn_cap
@@ -168,7 +171,6 @@ class Kernel:
             self.position = [0] * 16
             self.alive = [0] * 16
             self.policy = [0] * 16
-            self.had_turn = [0] * 16
             self.window_closed = [0] * 64
             self.window_seen = [0] * 64
             self.window_moves = [0] * 64
@@ -186,7 +188,6 @@ class Kernel:
         for i in range(16):
             self.alive[i] = 1 if i < n_players else 0
             self.policy[i] = POLICY_DEFAULT
-            self.had_turn[i] = 0
             self.held_first[i] = -1
             self.held_version[i] = 1
         self.round_count = 0
@@ -380,14 +381,11 @@ class Kernel:
     @cython.exceptval(check=False)
     def k_count_round(self, p: cython.int) -> cython.int:
         """p has had a turn: the round is complete once every player still in has had one."""
-        q: cython.int
-        self.had_turn[p] = 1
-        for q in range(self.n_players):
-            if self.alive[q] and not self.had_turn[q]:
-                return 0
+        self.had_turn |= cython.cast(cython.uint, 1) << p
+        if self.alive_seats & ~self.had_turn:
+            return 0
         self.round_count += 1
-        for q in range(self.n_players):
-            self.had_turn[q] = 0
+        self.had_turn = 0
         return 0
 
     @cython.cfunc

@@ -23,13 +23,16 @@ class KernelApi(Decisions):
     @cython.final
     @cython.exceptval(check=False)
     def k_recount_alive(self) -> cython.int:
-        """How many players are still in, again from who is (after it was set from outside
-        the rules): `count(q in players)` reads the count."""
+        """How many players are still in, and which, again from who is (after it was set
+        from outside the rules): `count(q in players)` reads the count, a round's end the
+        seats."""
         p: cython.int
         self.n_alive = 0
+        self.alive_seats = 0
         for p in range(self.n_players):
             if self.alive[p]:
                 self.n_alive += 1
+                self.alive_seats |= cython.cast(cython.uint, 1) << p
         return 0
 
     @cython.cfunc
@@ -150,6 +153,7 @@ class KernelApi(Decisions):
 
     def copy_kernel_into(self, other: Kernel) -> None:
         other.n_alive = self.n_alive
+        other.alive_seats = self.alive_seats
         other.current = self.current
         other.turn = self.turn
         other.turn_cap = self.turn_cap
@@ -159,7 +163,7 @@ class KernelApi(Decisions):
         other.cash = list(self.cash)
         other.position = list(self.position)
         other.alive = list(self.alive)
-        other.had_turn = list(self.had_turn)
+        other.had_turn = self.had_turn
         other.round_count = self.round_count
         other.bankruptcies = self.bankruptcies
         other.ended_by = self.ended_by

@@ -427,6 +427,7 @@ class Primitives(Kernel):
             self.alive[p] = 0
             self.alive_version += 1
             self.n_alive -= 1
+            self.alive_seats &= ~(cython.cast(cython.uint, 1) << p)
             self.changes += 1
             if self.tracing:
                 self.trace_lines.append(f"  p{p + 1} retires")

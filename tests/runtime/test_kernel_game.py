@@ -92,6 +92,28 @@ def test_the_turn_passes_to_the_left_skipping_retired_players(tiny):
     assert seats == [0, 2, 3, 0, 2, 3]
 
 
+def test_a_round_ends_when_every_player_still_in_has_had_a_turn(tiny):
+    """Rounds (`rounds` in the rules, the round limit): counted as players still in have
+    their turns, through a retirement mid-round, one set from outside, and a copy."""
+    game = tiny.Game(3, seed=4)
+    game.start()
+
+    def rounds_after_each_turn(g, turns: int) -> list[int]:
+        counts = []
+        for _ in range(turns):
+            g.play(1)
+            counts.append(g.round_count)
+        return counts
+
+    assert rounds_after_each_turn(game, 2) == [0, 0]
+    copied = game.copy()
+    game.k_retire(2)  # the one yet to play this round
+    assert rounds_after_each_turn(game, 4) == [1, 1, 2, 2]  # rounds of seats 0 and 1
+    assert rounds_after_each_turn(copied, 3) == [1, 1, 1]  # the copy's seat 2 still in
+    copied.state_set("alive", 0, 0)  # seat 0 leaves from outside the rules
+    assert rounds_after_each_turn(copied, 3) == [2, 2, 3]  # rounds of seats 1 and 2
+
+
 def test_turn_cap_ends_the_game_as_capped(tiny):
     game = tiny.Game(2, seed=5, turn_cap=7)
     assert game.play() == 7
