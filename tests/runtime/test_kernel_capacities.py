@@ -10,8 +10,7 @@ from boardrules.compiler.codegen import CAPACITY
 from boardrules.compiler.kernel_facts import kernel_source
 
 SIZE_OF = {
-    "players": ("cash", "position", "alive", "policy", "had_turn", "held_first",
-                "held_version"),
+    "players": ("cash", "position", "alive", "policy", "held_first", "held_version"),
     "spaces": ("track_of", "space_at_track", "land_count", "rest_count", "pass_mask",
                "pass_gap"),
     "dice": ("die_size",),
@@ -29,6 +28,16 @@ def test_c_array_sizes_are_the_capacities():
     expected = {name: CAPACITY[what] for what, names in SIZE_OF.items() for name in names}
     expected["die_faces"] = CAPACITY["dice"] * CAPACITY["faces"]
     assert {name: int(size) for name, size in declared.items()} == expected
+
+
+def test_every_seat_has_a_bit_of_the_seat_words():
+    """The seats still in, those that have had their turn in the round, and those whose
+    decisions take their defaults inline are kept as the bits of one C word each."""
+    source = kernel_source()
+    words = re.findall(r"^    (inline_seats|alive_seats|had_turn): cython\.uint\b", source,
+                       re.MULTILINE)
+    assert sorted(words) == ["alive_seats", "had_turn", "inline_seats"]
+    assert CAPACITY["players"] <= 32
 
 
 def test_interpreted_starting_lists_are_the_capacities():
