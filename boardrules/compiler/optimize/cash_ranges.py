@@ -16,6 +16,13 @@ values is one side of `<`, `<=`, `>` or `>=` as `p.cash` plus or minus amounts t
 read no cash, and those amounts and the other side are pure and safe (they are then
 evaluated in another order), and its domain does not read it; otherwise the memo
 keeps the exact cash, as before.
+
+Of two such tests of the same cash in one chain of `and`, with nothing between them
+that could write or raise, the one whose threshold is a constant amount above the
+other's implies it (`p.cash >= s.build_cost and ... and p.cash >= 250 + s.build_cost`,
+the decision's legality and its default's reserve): the stronger takes the first one's
+place and the weaker goes. The chain's value is the same for every cash, and so is the
+range it keeps (the weaker test decided nothing the stronger did not).
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 
 from .. import ir
+from .conjuncts import chain_of, chained
 from .effects import Effects
 from .walk import domain_exprs, map_expr, walk_expr
 
@@ -84,6 +92,7 @@ def cash_ranged(a: ir.Aggregate, cash: ir.Expr, fx: Effects) -> ir.Aggregate | N
     for e in (a.where, a.value, *(h for _, h in a.hoisted)):
         if e is not None:
             e = map_expr(e, lambda n: _threshold(n, cash, fx) or n)
+            e = map_expr(e, lambda n: _without_implied(n, fx))
             tests = [n for n in walk_expr(e) if isinstance(n, ir.KernelCall)
                      and n.function == AT_LEAST]
             if sum(n == cash for n in walk_expr(e)) != sum(t.args[0] == cash for t in tests):
@@ -92,3 +101,42 @@ def cash_ranged(a: ir.Aggregate, cash: ir.Expr, fx: Effects) -> ir.Aggregate | N
     where, value, *hoisted = rewritten
     return dataclasses.replace(a, where=where, value=value, hoisted=tuple(
         (name, h) for (name, _), h in zip(a.hoisted, hoisted, strict=True)))
+
+
+def _at_least(e: ir.Expr) -> bool:
+    return isinstance(e, ir.KernelCall) and e.function == AT_LEAST
+
+
+def _above(stronger: ir.Expr, weaker: ir.Expr) -> bool:
+    """Whether the threshold `stronger` is `weaker` plus a constant of at least 0."""
+    if stronger == weaker:
+        return True
+    if isinstance(stronger, ir.Binary) and stronger.op == "+":
+        for amount, rest in ((stronger.left, stronger.right), (stronger.right, stronger.left)):
+            if isinstance(amount, ir.Const) and isinstance(amount.value, int) \
+                    and amount.value >= 0 and rest == weaker:
+                return True
+    return False
+
+
+def _without_implied(e: ir.Expr, fx: Effects) -> ir.Expr:
+    """A chain of `and` without the cash tests a stronger one in it implies."""
+    if not (isinstance(e, ir.Binary) and e.op == "and"):
+        return e
+    operands = chain_of(e, "and")
+    at = 0
+    while at < len(operands):
+        first = operands[at]
+        later = at + 1
+        while _at_least(first) and later < len(operands) and fx.expr_is_clean(operands[later]):
+            other = operands[later]
+            if _at_least(other) and other.args[0] == first.args[0] and (
+                    _above(other.args[1], first.args[1])
+                    or _above(first.args[1], other.args[1])):
+                if _above(other.args[1], first.args[1]):
+                    operands[at] = first = other
+                del operands[later]
+                continue
+            later += 1
+        at += 1
+    return e if len(operands) == len(chain_of(e, "and")) else chained(operands, "and")

@@ -125,7 +125,8 @@ def test_a_cash_keyed_memo_follows_every_payment(editions):
 
 # ---- cash ranges (memoize-aggregates) ---------------------------------------------------------
 
-RANGE_RULES = DATA + """decision pick(p: player) by p -> space? where s: s.owner == p {
+RANGE_RULES = DATA + """decision pick(p: player) by p -> space?
+    where s: s.owner == p and p.cash >= s.price {
   default best(s.price for s in legal where p.cash - s.price >= 10 and 3 + p.cash > s.level)
 }
 decision exact(p: player) by p -> space? where s: s.owner == p {
@@ -155,7 +156,11 @@ def test_a_cash_keyed_memo_keeps_the_range_of_cash_with_the_same_answer(editions
     ranged = next(a for a in program.aggregates if "decide_pick" in a.name and a.memo)
     assert ranged.memo.cash_of == "p" and ranged.memo.cash_range
     assert "player_cash - " not in ir_text.expr(ranged.where)
+    # `p.cash >= s.price` (the legality) is implied by `p.cash - s.price >= 10` (the
+    # default's): one test of the two, in the first one's place
     assert ir_text.expr(ranged.where).count("k_cash_at_least(p.player_cash, ") == 2
+    assert "k_cash_at_least(p.player_cash, (10 + s.space_price))" in ir_text.expr(ranged.where)
+    assert "k_cash_at_least(p.player_cash, s.space_price)" not in ir_text.expr(ranged.where)
     exact = next(a for a in program.aggregates if "decide_exact" in a.name and a.memo)
     assert exact.memo.cash_of == "p" and not exact.memo.cash_range  # `%`: not a comparison
 
