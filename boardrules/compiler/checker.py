@@ -195,7 +195,8 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
             self.legal = None
             self._expect(default.type, result, d.default.span)
         return ir.Decision(d.name, index, params, by, d.kind, d.optional, low, high, domain,
-                           d.var, where, default, d.prompt, d.span, answer=str(result))
+                           d.var, where, default, d.prompt, d.span, answer=str(result),
+                           default_legal=d.kind == "entity" and _from_legal(d.default))
 
     def _entity_domain(self, type_name: str, span: Span) -> tuple[ir.Domain, Type]:
         kinds = {"player": "players", "space": "spaces", "group": "groups", "cell": "cells",
@@ -313,3 +314,12 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
             self._lifted, self._lift_prefix = saved
 
 # ---- helpers ---------------------------------------------------------------------------------
+
+
+def _from_legal(default: ast.Expr | None) -> bool:
+    """Whether a decision's default is the best of its own options (`best(... for s in
+    legal ...)`, perhaps in `some(...)`): one of them, or none."""
+    if isinstance(default, ast.Call) and default.name == "some" and len(default.args) == 1:
+        default = default.args[0]
+    return (isinstance(default, ast.Aggregate) and default.kind == "best"
+            and default.domain.kind == "legal")

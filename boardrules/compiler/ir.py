@@ -414,6 +414,9 @@ class Decision:
     prompt: str
     span: Span | None = None
     lazy: bool = False  # the default policy checks only its own answer against the filter
+    # its default is one of its options or none by construction (`best(... for s in legal
+    # ...)`, perhaps in `some(...)`): the default policy's answer needs no check
+    default_legal: bool = False
     answer: str = "int"  # the answer's type as the trace names it: bool, int?, space...
     # set by the index pass: how the list of options is walked (an index, in the same
     # order), and the part of the filter the walk leaves to test; the legality of one

@@ -21,6 +21,23 @@ def test_a_default_ranges_over_the_decisions_legal_options(editions):
     assert ir_text.expr(aggregate.where) == "((s.space_owner == p) and (s.space_level < 2))"
 
 
+@pytest.mark.parametrize("default, from_legal", [
+    ("best(s.price for s in legal where s.level < 2)", True),
+    ("some(best(0 - s.price for s in legal))", True),
+    ("best(s.price for s in spaces where s.level < 2)", False),  # any space: checked
+    ("if p.cash > 3 then best(s.price for s in legal) else none", False),
+])
+def test_a_default_drawn_from_the_legal_options_is_not_checked_again(editions, default,
+                                                                      from_legal):
+    """Its answer is one of the options or none by construction: the default policy
+    returns it without testing it against the filter (the others' answers are tested)."""
+    program = editions.compile(DATA + (
+        "decision site(p: player) by p -> space? where s: s.owner == p {\n"
+        f"  default {default}\n}}\n"
+        "rule r { on turn(p: player) { let s = ask site(p) } }\n"), until="check").program
+    assert program.decisions[0].default_legal is from_legal
+
+
 @pytest.mark.parametrize("text, where", [
     ("decision site(p: player) by p -> space? where s: s.owner == p {\n"
      "  default best(t.price for t in legal)\n}\n", (23, 33)),  # at `legal`, named `s`
