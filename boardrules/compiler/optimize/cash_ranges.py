@@ -124,19 +124,21 @@ def _without_implied(e: ir.Expr, fx: Effects) -> ir.Expr:
     if not (isinstance(e, ir.Binary) and e.op == "and"):
         return e
     operands = chain_of(e, "and")
+    length = len(operands)
     at = 0
     while at < len(operands):
         first = operands[at]
         later = at + 1
         while _at_least(first) and later < len(operands) and fx.expr_is_clean(operands[later]):
             other = operands[later]
-            if _at_least(other) and other.args[0] == first.args[0] and (
-                    _above(other.args[1], first.args[1])
-                    or _above(first.args[1], other.args[1])):
-                if _above(other.args[1], first.args[1]):
+            if _at_least(other) and other.args[0] == first.args[0]:
+                if _above(other.args[1], first.args[1]):  # the later one is the stronger
                     operands[at] = first = other
-                del operands[later]
-                continue
+                    del operands[later]
+                    continue
+                if _above(first.args[1], other.args[1]):
+                    del operands[later]
+                    continue
             later += 1
         at += 1
-    return e if len(operands) == len(chain_of(e, "and")) else chained(operands, "and")
+    return e if len(operands) == length else chained(operands, "and")
