@@ -124,6 +124,11 @@ class Binary(Expr):
     right: Expr
 
 
+# the comparison operators, and each one with its sides swapped (`a < b` is `b > a`)
+COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
+MIRRORED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+
+
 @dataclass(frozen=True)
 class Conditional(Expr):
     tag: ClassVar[str] = "cond"

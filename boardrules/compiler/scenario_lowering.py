@@ -36,7 +36,6 @@ if TYPE_CHECKING:
     from .checker import Checker
 
 CHECK = Type("check")  # an expectation's result: (holds, left value, right value)
-COMPARISON = {"==", "!=", "<", "<=", ">", ">="}
 AGGREGATE_PREFIX = "scenario_agg_"  # apart from the program's agg_<n>
 
 
@@ -171,7 +170,7 @@ class _ScenarioLowering:
         zero = ir.Const(INT, 0)
         body: tuple[ir.Stmt, ...] = (ir.Return(st.span, ir.Check(CHECK, value, zero, zero)),)
         types, texts, declared = ["", ""], ["", ""], ()
-        if isinstance(value, ir.Binary) and value.op in COMPARISON and STR not in (
+        if isinstance(value, ir.Binary) and value.op in ir.COMPARISONS and STR not in (
             value.left.type, value.right.type
         ):
             types = [value.left.type.name, value.right.type.name]

@@ -27,10 +27,8 @@ from ..diagnostics import Reporter
 from .effects import Effects
 from .walk import aggregate_nodes, body_exprs, map_program_exprs
 
-COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
 # the count, on the left, at which each comparison with the constant k is decided
 _DECIDED_AT = {"<": 0, ">=": 0, "<=": 1, ">": 1, "==": 1, "!=": 1}
-_MIRRORED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
 
 
 def bound_counts(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
@@ -47,7 +45,7 @@ def bound_counts(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Pro
     def observe(e: ir.Expr) -> ir.Expr:
         if isinstance(e, ir.CallProc) and e.function in candidates:
             calls[e.function] = calls.get(e.function, 0) + 1
-        elif isinstance(e, ir.Binary) and e.op in COMPARISONS:
+        elif isinstance(e, ir.Binary) and e.op in ir.COMPARISONS:
             decided = _decided_at(e)
             if decided is not None:
                 name, limit = decided
@@ -81,7 +79,7 @@ def _decided_at(e: ir.Binary) -> tuple[str, int] | None:
     a count's call with an integer constant, either way round; None for any other."""
     op, call, constant = e.op, e.left, e.right
     if isinstance(call, ir.Const) and isinstance(constant, ir.CallProc):
-        op, call, constant = _MIRRORED[op], constant, call
+        op, call, constant = ir.MIRRORED[op], constant, call
     if not (isinstance(call, ir.CallProc) and isinstance(constant, ir.Const)
             and isinstance(constant.value, int) and not isinstance(constant.value, bool)):
         return None

@@ -58,7 +58,6 @@ def _offset(e: ir.Expr, cash: ir.Expr) -> list[tuple[str, ir.Expr]] | None:
 
 # `cash op t` as `at_least(cash, t + shift)`, negated or not
 _AS_AT_LEAST = {">=": (0, False), ">": (1, False), "<": (0, True), "<=": (1, True)}
-_MIRRORED = {">=": "<=", ">": "<", "<=": ">=", "<": ">"}
 
 
 def _threshold(e: ir.Expr, cash: ir.Expr, fx: Effects) -> ir.Expr | None:
@@ -68,7 +67,7 @@ def _threshold(e: ir.Expr, cash: ir.Expr, fx: Effects) -> ir.Expr | None:
         return None
     op, side, other = e.op, e.left, e.right
     if _reads_cash(other, cash):
-        op, side, other = _MIRRORED[op], e.right, e.left
+        op, side, other = ir.MIRRORED[op], e.right, e.left
     terms = _offset(side, cash)
     if terms is None or _reads_cash(other, cash) or not fx.expr_is_clean(other) or not all(
             fx.expr_is_clean(t) for _, t in terms):

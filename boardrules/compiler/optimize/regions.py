@@ -43,8 +43,6 @@ from .. import ir
 from .conjuncts import chain_of
 from .walk import assigned_locals, child_exprs, domain_exprs
 
-COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
-
 
 class _NotConfined(Exception):
     """A read the analysis cannot keep among what the player owns."""
@@ -396,7 +394,7 @@ class Regions:
 
     def _threshold(self, e: ir.Expr) -> str:
         """The game counter a comparison with a constant reads, else ''."""
-        if isinstance(e, ir.Binary) and e.op in COMPARISONS:
+        if isinstance(e, ir.Binary) and e.op in ir.COMPARISONS:
             for counter, other in ((e.left, e.right), (e.right, e.left)):
                 if _compared_counter(counter) in self.global_counters \
                         and isinstance(other, ir.Const):
