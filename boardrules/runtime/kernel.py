@@ -508,7 +508,7 @@ class Kernel:
             raise RuleError(f"a move of {steps} spaces: more than {LOOP_LIMIT}")
         if self.pass_between(p, start, steps):
             return 0
-        return self.arrive(p, self.space_at_track[((start + steps) % n + n) % n])
+        return self.arrive(p, self.space_at_track[on_lap(start + steps, n)])
 
     @cython.cfunc
     @cython.final
@@ -516,7 +516,7 @@ class Kernel:
     def k_move_to(self, p: cython.int, s: cython.int) -> cython.int:
         """Advance p forward to space s, passing what lies between, then land."""
         n: cython.int = self.track_length
-        steps: cython.int = ((self.track_of[s] - self.track_of[self.position[p]]) % n + n) % n
+        steps: cython.int = on_lap(self.track_of[s] - self.track_of[self.position[p]], n)
         if self.pass_between(p, self.track_of[self.position[p]], steps):
             return 0
         return self.arrive(p, s)
@@ -524,7 +524,6 @@ class Kernel:
     @cython.cfunc
     @cython.final
     @cython.exceptval(-1, check=True)
-    @cython.cdivision(True)  # C's % : start and i are never negative, n never 0 below
     def pass_between(self, p: cython.int, start: cython.int, steps: cython.int) -> cython.bint:
         """The pass events of the spaces strictly between track positions start and
         start + steps (where a handler may run); whether one ended the turn."""
@@ -535,15 +534,15 @@ class Kernel:
             return False
         if not self.pass_gaps_known:
             self.k_pass_gaps()
-        i = self.pass_gap[start % n]  # jump from one space with a handler to the next
+        i = self.pass_gap[on_lap(start, n)]  # jump from one space with a handler to the next
         while i < steps:
-            passed = self.space_at_track[(start + i) % n]
+            passed = self.space_at_track[on_lap(start + i, n)]
             self.handling += 1
             self.event_pass(p, passed)
             self.handling -= 1
             if self.unwinding:
                 return True
-            i += self.pass_gap[(start + i) % n]
+            i += self.pass_gap[on_lap(start + i, n)]
         return False
 
     @cython.cfunc
@@ -594,7 +593,7 @@ class Kernel:
     def k_next_player(self, p: cython.int) -> cython.int:
         q: cython.int = p
         for _ in range(self.n_players):
-            q = (q + 1) % self.n_players
+            q = on_lap(q + 1, self.n_players)
             if self.alive[q]:
                 return q
         return p

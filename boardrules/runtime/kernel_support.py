@@ -152,6 +152,22 @@ def ordered_max(a: cython.longlong, b: cython.longlong) -> cython.longlong:
     return a if a >= b else b
 
 
+@cython.cfunc
+@cython.inline
+@cython.exceptval(-1)
+def on_lap(t: cython.int, n: cython.int) -> cython.int:
+    """t modulo n (n > 0; Python's, never negative): a track position. A move lands within
+    a lap of where it started, so a subtraction or an addition does it, not the division
+    (an integer division's latency, every move and every turn's next player)."""
+    if t >= n:
+        t -= n
+    elif t < 0:
+        t += n
+    if 0 <= t < n:
+        return t
+    return t % n  # a long move, or no track (n == 0: the rules error Python's % raises)
+
+
 # Bit walks (compiler/optimize/bits.py): the members of a domain of at most 63 entities as
 # the set bits of a word, found lowest first by de Bruijn multiplication.
 DE_BRUIJN = cython.declare(cython.const[cython.ulonglong], 0x03F79D71B4CB0A89)

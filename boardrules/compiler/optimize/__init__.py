@@ -45,6 +45,7 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("eliminate-some", eliminate_some),
     ("returns-as-expressions", returns_as_expressions),
     ("inline-procedures", inline_procedures),
+    ("eliminate-inlined-some", eliminate_some),
     ("some-of-declared-data", some_of_declared_data),
     ("merge-aggregates", merge_aggregates),
     ("hoist-invariants", hoist_invariants),

@@ -5,9 +5,10 @@ none twice; the second check makes the whole procedure fallible, so it can no
 longer be reordered, inlined into a filter, or answered lazily. This pass
 tracks which values are known not to be none (after an early return on
 `x == none`, inside `x != none and ...`, in the `then` block of `if x != none`)
-and drops `some(...)` around them. Only values that cannot change in between
-are tracked: reads of declared data (tables) of locals that are never assigned,
-and such locals themselves.
+and drops `some(...)` around them, and the bounds check of a field read through them
+(`if s != none then s.price else 0` reads the price unchecked). Only values that cannot
+change in between are tracked: reads of declared data (tables) of locals that are never
+assigned, and such locals themselves.
 """
 
 from __future__ import annotations
@@ -43,6 +44,17 @@ def _ends(body: tuple[ir.Stmt, ...]) -> bool:
     return bool(body) and isinstance(body[-1], ir.Return | ir.Raise)
 
 
+def _unchecked(e: ir.Table | ir.State) -> ir.Expr:
+    """A field read through an entity known not to be none: without its bounds check (a
+    table's check follows its entity's type, a counter's its own flag)."""
+    if isinstance(e, ir.State):
+        return dataclasses.replace(e, checked=False)
+    if not e.entity.type.optional:
+        return e
+    return dataclasses.replace(e, entity=dataclasses.replace(
+        e.entity, type=ir.Type(e.entity.type.name, False)))
+
+
 class Eliminator:
     def __init__(self, assigned: set[str]):
         self.assigned = assigned
@@ -59,9 +71,18 @@ class Eliminator:
             extra = self.facts(_none_tests(e.left, "!=" if e.op == "and" else "==", e.op))
             right = self.expr(e.right, known | extra)
             return dataclasses.replace(e, left=left, right=right)
+        if isinstance(e, ir.Conditional):
+            # `if x != none then ... else ...`: x is not none in the first branch
+            return dataclasses.replace(
+                e, test=self.expr(e.test, known),
+                then=self.expr(e.then, known | self.facts(_none_tests(e.test, "!=", "and"))),
+                otherwise=self.expr(e.otherwise,
+                                    known | self.facts(_none_tests(e.test, "==", "or"))))
         if isinstance(e, ir.KernelCall) and e.function == "k_some" and e.args[0] in known:
             return self.expr(e.args[0], known)
-        if isinstance(e, ir.Binary | ir.Unary | ir.Conditional | ir.CallProc | ir.KernelCall):
+        if isinstance(e, ir.Table | ir.State) and e.entity in known:
+            return _unchecked(e)
+        if isinstance(e, ir.Binary | ir.Unary | ir.CallProc | ir.KernelCall):
             return self._children(e, known)
         return e
 
@@ -96,8 +117,15 @@ def eliminate_some(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.P
         assigned |= {s.var for s in walk_stmts(f.body) if isinstance(s, ir.Loop)}
         return dataclasses.replace(f, body=Eliminator(assigned).block(f.body, frozenset()))
 
-    return dataclasses.replace(program, functions=tuple(function(f)
-                                                        for f in program.functions))
+    stable = Eliminator(set())  # a decision's or an aggregate's expressions assign nothing
+    decisions = tuple(dataclasses.replace(d, where=stable.expr(d.where, frozenset()),
+                                          default=stable.expr(d.default, frozenset()))
+                      for d in program.decisions)
+    aggregates = tuple(dataclasses.replace(a, where=stable.expr(a.where, frozenset()),
+                                           value=stable.expr(a.value, frozenset()))
+                       for a in program.aggregates)
+    return dataclasses.replace(program, functions=tuple(function(f) for f in program.functions),
+                               decisions=decisions, aggregates=aggregates)
 
 
 class _DeclaredData:

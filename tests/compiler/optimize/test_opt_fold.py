@@ -1,5 +1,5 @@
 """fold-constants and eliminate-some: constant arithmetic and dead branches folded, and
-`some()` dropped where it cannot fail."""
+`some()` and bounds checks dropped where they cannot fail."""
 
 from __future__ import annotations
 
@@ -77,6 +77,39 @@ def test_some_after_an_early_return_on_none_is_dropped(editions):
     assert "k_some" in calls(body_exprs(function(program, "proc_unsure").body))
     fx = analyse(program)
     assert "proc_in_group" not in fx.unsafe and "proc_unsure" in fx.unsafe
+
+
+NONE_TESTED = """proc price_of(s: space?) -> money {
+  if s != none { return s.price }
+  return 0
+}
+decision offer(p: player, s: space?) by p -> bool {
+  default (if s != none then s.price + s.level else 0) > 3
+    and (if s == none then 0 else s.price) > 1 and price_of(s) > 2
+}
+decision unsure(p: player, s: space?) by p -> bool {
+  default (if s == none then s.price else 0) > 3
+}
+rule r { on land(p: player, s: space) { if ask offer(p, s) and ask unsure(p, s) { move(p, 1) } } }
+"""
+
+
+def _checked_reads(e: ir.Expr) -> list[ir.Expr]:
+    """The field reads of e through an entity that may be none (bounds-checked)."""
+    return [n for n in walk_expr(e) if isinstance(n, ir.Table) and n.entity.type.optional
+            or isinstance(n, ir.State) and n.checked]
+
+
+def test_a_field_read_where_its_entity_was_tested_for_none_is_not_checked(editions):
+    """`if s != none then s.price` (also once a procedure is inlined into the decision) reads
+    the price without the bounds check; read where s is none, it keeps it (a rules error)."""
+    program = editions.compile(DATA + NONE_TESTED, until="eliminate-inlined-some").program
+    offer, unsure = (next(d for d in program.decisions if d.name == name)
+                     for name in ("offer", "unsure"))
+    assert len(_checked_reads(offer.default)) == 0
+    assert [n.type.name for n in walk_expr(offer.default) if isinstance(n, ir.Table)] == \
+        ["int"] * 3
+    assert len(_checked_reads(unsure.default)) == 1
 
 
 DECLARED_SOME = """field space.partner: space? = none
