@@ -463,7 +463,8 @@ def _game_arrays(program: ir.Program, kernel: dict[str, list[int]],
     # a version per entity starts at 1, as the whole counters' do: above a slot's empty stamp
     arrays += [(ident(array, "mvk_"), f"[1] * {sizes[array.split('_')[0]]}")
                for array in versions.per_entity]
-    arrays += [(ident(f.name, ""), f"[1] * {f.values}") for f in versions.owner_arrays]
+    arrays += [(ident(f.name, ""), f"[1] * {f.values}")
+               for f in (*versions.owner_arrays, *versions.per_field)]
     return arrays
 
 

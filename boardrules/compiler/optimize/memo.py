@@ -43,6 +43,7 @@ from .. import ir
 from ..diagnostics import Reporter
 from .cash_ranges import cash_ranged
 from .effects import Effects, asked_in_windows
+from .field_versions import FieldVersions, FieldWalk, Within, field_walk, passed, per_field
 from .index import HELD
 from .integers import Ranges
 from .regions import Regions
@@ -135,16 +136,18 @@ class ReadSets:
         self.functions = {f.name: f for f in program.functions}
         self.aggregates = {a.name: a for a in program.aggregates}
         self.counter_of_index = {cx.name: cx.counter for cx in program.counter_indexes}
-        self.known: dict[str, frozenset[tuple[str, int]] | None] = {}
+        self.index_tables = {ix.name: ix.table for ix in program.indexes}
+        self.known: dict[str, frozenset[tuple[str, int | Within]] | None] = {}
 
     def of(self, name: str) -> frozenset[str] | None:
         """What `name` reads, or None when it reads something volatile (or recurses)."""
         keyed = self.keyed_of(name)
         return None if keyed is None else frozenset(array for array, _ in keyed)
 
-    def keyed_of(self, name: str) -> frozenset[tuple[str, int]] | None:
+    def keyed_of(self, name: str) -> frozenset[tuple[str, int | Within]] | None:
         """What `name` reads, each array with the position of the parameter it is read
-        through, or ANY; None when it reads something volatile (or recurses)."""
+        through, or ANY, or Within (field_versions.py); None when it reads something
+        volatile (or recurses)."""
         if name not in self.known:
             self.known[name] = None  # a call back into itself while computing: give up
             try:
@@ -167,13 +170,15 @@ class ReadSets:
         except _Volatile:
             return None
 
-    def _compute(self, name: str) -> set[tuple[str, int]]:
+    def _compute(self, name: str) -> set[tuple[str, int | Within]]:
+        walk = None
         if name in self.aggregates:
             a = self.aggregates[name]
             exprs = [*domain_exprs(a.domain), a.where, a.value, *a.prechecks,
                      *(e for _, e in a.hoisted)]
             nodes = [n for e in exprs for n in walk_expr(e)]
             params, shadowed = tuple(p for p, _ in a.params), {a.var}
+            walk = field_walk(a, params, self.index_tables)
             reads = self._domain_reads(a.domain, params, shadowed)
         elif name in self.functions:
             f = self.functions[name]
@@ -185,9 +190,10 @@ class ReadSets:
                     reads |= self._domain_reads(s.domain, params, shadowed)
         else:
             raise _Volatile  # a decision, a deck, an event: not a query
-        return reads | self._nodes(nodes, params, shadowed)
+        return reads | self._nodes(nodes, params, shadowed, walk)
 
-    def keyed_on_cash(self, a: ir.Aggregate) -> tuple[frozenset[tuple[str, int]], str] | None:
+    def keyed_on_cash(self, a: ir.Aggregate
+                      ) -> tuple[frozenset[tuple[str, int | Within]], str] | None:
         """What a memo of `a` that keeps one player parameter's cash too depends on: the
         counters it reads, and that parameter; None when its own expressions read no such
         cash, or the cash of two, or (there or through what it calls) other volatile state."""
@@ -199,18 +205,23 @@ class ReadSets:
         try:
             params = tuple(p for p, _ in a.params)
             reads = self._domain_reads(a.domain, params, {a.var}) | self._nodes(
-                (n for n in nodes if not _cash_of_param(n, players)), params, {a.var})
+                (n for n in nodes if not _cash_of_param(n, players)), params, {a.var},
+                field_walk(a, params, self.index_tables))
         except _Volatile:
             return None
         return frozenset(reads), keyed.pop()
 
-    def _nodes(self, nodes: Iterable[ir.Expr], params: tuple[str, ...],
-               shadowed: set[str]) -> set[tuple[str, int]]:
-        reads: set[tuple[str, int]] = set()
+    def _nodes(self, nodes: Iterable[ir.Expr], params: tuple[str, ...], shadowed: set[str],
+               walk: FieldWalk | None = None) -> set[tuple[str, int | Within]]:
+        reads: set[tuple[str, int | Within]] = set()
         for n in nodes:
             arrays = _node_reads(n)
             if isinstance(n, ir.State) and n.entity is not None:
-                reads |= {(array, _through(n.entity, params, shadowed)) for array in arrays}
+                at: int | Within = _through(n.entity, params, shadowed)
+                if at == ANY and walk is not None and isinstance(n.entity, ir.Local) \
+                        and n.entity.name == walk.var:
+                    at = walk.within  # a member of a parameter's group (field_versions.py)
+                reads |= {(array, at) for array in arrays}
             elif isinstance(n, ir.KernelCall) and n.function == "k_holds":  # p's hand
                 reads.add((HOLDERS, _through(n.args[0], params, shadowed)))
             else:
@@ -219,8 +230,11 @@ class ReadSets:
                 callee = self.keyed_of(n.function)
                 if callee is None:
                     raise _Volatile
-                reads |= {(array, ANY if at == ANY else _through(n.args[at], params, shadowed))
-                          for array, at in callee}
+                for array, at in callee:
+                    through = ANY if at == ANY else passed(
+                        at, n.args, _through(n.args[at.at if isinstance(at, Within) else at],
+                                             params, shadowed), walk)
+                    reads.add((array, ANY if through is None else through))
         return reads
 
     def _domain_reads(self, d: ir.Domain, params: tuple[str, ...], shadowed: set[str]
@@ -281,6 +295,7 @@ class MemoVersions:
     # (game counter, every comparison with a constant that its memos' sides stand for)
     sides: tuple[tuple[str, tuple[ir.Expr, ...]], ...] = ()
     near: tuple[NearField, ...] = ()  # (`mvn_`)
+    per_field: tuple[FieldVersions, ...] = ()  # (`mvf_`: field_versions.py)
 
     @classmethod
     def of(cls, program: ir.Program) -> MemoVersions:
@@ -305,7 +320,8 @@ class MemoVersions:
             tuple((counter, tuple(comparisons)) for counter, comparisons in sorted(sides.items())),
             tuple(NearField(f"mvn_{owner}_{table_index}", owner, owner_index[owner].offset,
                             owner_index[owner].values, table_index)
-                  for owner, table_index in near))
+                  for owner, table_index in near),
+            FieldVersions.of(program))
 
     def bumped_by(self, array: str) -> list[str]:
         """The fields a write of `array` bumps."""
@@ -323,6 +339,14 @@ class MemoVersions:
     def owner_changes(self, owner: str) -> list[OwnerField]:
         """The per-owner versions a change of the owner counter bumps."""
         return [f for f in self.per_owner if f.owner == owner and owner in f.counters]
+
+    def fields_bumped_by(self, array: str) -> list[FieldVersions]:
+        """The versions per value of a field that a write of `array` bumps."""
+        return [f for f in self.per_field if f.counter == array]
+
+    def field_of(self, array: str, table: str) -> FieldVersions:
+        """The versions of a counter per value of a declared field."""
+        return next(f for f in self.per_field if f.counter == array and f.table == table)
 
     def near_of(self, owner: str) -> list[NearField]:
         """The near versions a change of the owner counter bumps."""
@@ -508,9 +532,11 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
                 dropped = {*owned.counters, *owned.compared}
                 depends = frozenset({(array, at) for array, at in depends if array not in dropped}
                                     | {(counter + SIDES, ANY) for counter in owned.compared})
+            depends, fields = per_field(a, depends, keyable)
             whole, per_entity = _by_parameter(a, depends, keys, keyable | KERNEL_KEYABLE)
             memo = ir.Memo(whole, base, tuple(dims), cash_of, bool(ranged),
-                           tuple(keys) if any(table for table, _ in keys) else (), per_entity)
+                           tuple(keys) if any(table for table, _ in keys) else (), per_entity,
+                           per_field=fields)
             if owned is not None:
                 memo = dataclasses.replace(
                     memo, per_owner=tuple((array, owned.param) for array in owned.counters),

@@ -1,0 +1,80 @@
+"""Memos versioned per value of a declared field (field_versions.py): one group's question
+keeps its answer across a write in another group, and follows every write in its own."""
+
+from __future__ import annotations
+
+import random
+
+from opt_programs import DATA, SMALL_GROUPS_BOARD
+
+GROUPS = (0, 0, 1, 2, 3, None)  # s0 and s1 are reds, then blues, greens, yellows; s5 none
+
+GROUP_RULES = SMALL_GROUPS_BOARD + DATA + """proc raised_group(s: space) -> bool {
+  return any(t in spaces where t.group == s.group and t.level > 0)
+}
+proc held_group(p: player, s: space) -> bool {
+  return all(t.owner == p and t.level < 3 for t in spaces where t.group == s.group)
+}
+proc raise_level(s: space) { s.level += 1 }
+proc claim(p: player, s: space) { s.owner = p }
+rule r { on land(p: player, s: space) {
+  raise_level(s)
+  claim(p, s)
+  if raised_group(s) and held_group(p, s) { move(p, 1) }
+} }
+"""
+
+
+def _members(s: int) -> list[int]:
+    return [t for t in range(6) if GROUPS[t] == GROUPS[s]]
+
+
+def test_a_question_about_one_group_is_versioned_per_group(editions):
+    compilation, _, namespace = editions.module(GROUP_RULES, prelude=False)
+    memos = {a.kind: a for a in compilation.program.aggregates if a.memo}
+    raised, held = memos["any"], memos["all"]
+    assert raised.memo.per_field == (("space_level", "s", "space_group"),)
+    assert held.memo.per_field == (("space_level", "s", "space_group"),
+                                   ("space_owner", "s", "space_group"))
+    assert "space_level" not in raised.memo.reads + held.memo.reads
+
+    game_class = namespace["Game"]
+    computed: list[tuple] = []
+    compute = getattr(game_class, f"compute_{raised.name}")
+    setattr(game_class, f"compute_{raised.name}",
+            lambda game, s: computed.append((s,)) or compute(game, s))
+    game = game_class(2, seed=1)
+    assert game.invoke(raised.name, (0,)) is False and len(computed) == 1
+    game.invoke("proc_raise_level", (2,))  # the blues: the reds' answer is kept
+    assert game.invoke(raised.name, (0,)) is False and len(computed) == 1
+    game.invoke("proc_raise_level", (1,))  # a red
+    assert game.invoke(raised.name, (0,)) is True and len(computed) == 2
+
+
+def test_a_group_versioned_memo_answers_as_its_walk_after_every_write(editions):
+    """Writes by the rules, from outside (state_set) and in a copy, at random."""
+    compilation, _, namespace = editions.module(GROUP_RULES, prelude=False)
+    memos = {a.kind: a for a in compilation.program.aggregates if a.memo}
+    raised, held = memos["any"].name, memos["all"].name
+    game = namespace["Game"](2, seed=1)
+    rng = random.Random(5)
+
+    def level(t: int) -> int:
+        return game.state_get("c_space_level", t)
+
+    for step in range(200):
+        s = rng.randrange(6)
+        if rng.random() < 0.4:
+            game.invoke("proc_raise_level", (s,))
+        elif rng.random() < 0.6:
+            game.invoke("proc_claim", (rng.randrange(2), s))
+        elif rng.random() < 0.5:
+            game.state_set("c_space_level", s, rng.randrange(4))
+        else:
+            game = game.copy()
+        for t in range(6):
+            assert game.invoke(raised, (t,)) == any(level(u) > 0 for u in _members(t)), step
+            for p in (0, 1):
+                assert game.invoke(held, (p, t)) == all(
+                    game.state_get("c_space_owner", u) == p and level(u) < 3
+                    for u in _members(t)), (step, p, t)
