@@ -340,10 +340,10 @@ class Memo:
     # table indexes by whose groups it is versioned for its player owning all but one of a
     # group where an owner changed (the `near` versions of regions.py)
     near: tuple[str, ...] = ()
-    # (counter, parameter, field): counters it reads only on the entities that share the
-    # parameter's value of a declared field, versioned per value of that field
-    # (optimize/field_versions.py: `mvf_` arrays)
-    per_field: tuple[tuple[str, str, str], ...] = ()
+    # (counter, parameter, field, direct): counters it reads only on the entities that
+    # share the parameter's value of a declared field (or, direct, whose field is the
+    # parameter), versioned per value of that field (optimize/field_versions.py: `mvf_`)
+    per_field: tuple[tuple[str, str, str, bool], ...] = ()
 
     @property
     def slots(self) -> int:

@@ -87,7 +87,8 @@ def memo(m: ir.Memo) -> str:
     follows = [*(r for r in m.reads if "@" not in r),  # a side: shown with its comparison
                *(f"{array} of {param}" for array, param in m.per_entity),
                *(f"{array} owned by {param}" for array, param in m.per_owner),
-               *(f"{array} of {param}'s {table}" for array, param, table in m.per_field)]
+               *(f"{array} of {param}" if direct else f"{array} of {param}'s {table}"
+                 for array, param, table, direct in m.per_field)]
     sides = "".join(f"; side of {expr(comparison)}" for _, comparison in m.thresholds)
     sides += "".join(f"; an owner change in a group of {index} that its player owns all but one of"
                      for index in m.near)

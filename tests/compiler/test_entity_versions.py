@@ -53,7 +53,7 @@ def test_a_counter_of_every_walked_entity_is_versioned_as_a_whole(editions):
     memo = memos(editions, body)
     # t.level of s's group only: per value of the group (optimize/field_versions.py)
     assert memo["top"].reads == () and memo["top"].per_entity == ()
-    assert memo["top"].per_field == (("space_level", "s", "space_group"),)
+    assert memo["top"].per_field == (("space_level", "s", "space_group", False),)
     # s.level and t.level of every space: as a whole; s.owner through s alone: per entity
     assert memo["below"].reads == ("space_level",)
     assert memo["below"].per_entity == (("space_owner", "s"),)

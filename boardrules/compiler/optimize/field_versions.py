@@ -27,11 +27,12 @@ from .. import ir
 
 @dataclass(frozen=True)
 class Within:
-    """A read of the entities that share the value of a declared field (`table`) with the
-    parameter at position `at`."""
+    """A read of the entities whose declared field (`table`) has one value: the parameter
+    at position `at`'s value of it, or, `direct`, that parameter itself (a group)."""
 
     table: str
     at: int
+    direct: bool = False
 
 
 @dataclass(frozen=True)
@@ -46,25 +47,35 @@ class FieldWalk:
 def field_walk(a: ir.Aggregate, params: tuple[str, ...],
                index_tables: dict[str, str]) -> FieldWalk | None:
     """The walk of `a` when it is of a read-only field's index keyed by a parameter's own
-    value of that field (`t in spaces where t.group == s.group`), else None."""
+    value of that field (`t in spaces where t.group == s.group`) or by a parameter itself
+    (`t in spaces where t.group == g`), else None."""
     d, key = a.domain, a.domain.key
     table = index_tables.get(d.index)
-    if table is None or d.others or not isinstance(key, ir.Table) or key.table != table \
-            or key.element is not None or not isinstance(key.entity, ir.Local) \
-            or key.entity.name not in params:
+    if table is None or d.others:
+        return None
+    if isinstance(key, ir.Local) and key.name in params:
+        return FieldWalk(a.var, Within(table, params.index(key.name), direct=True))
+    if not isinstance(key, ir.Table) or key.table != table or key.element is not None \
+            or not isinstance(key.entity, ir.Local) or key.entity.name not in params:
         return None
     return FieldWalk(a.var, Within(table, params.index(key.entity.name)))
 
 
 def passed(at: int | Within, args: tuple[ir.Expr, ...], position: int,
-           walk: FieldWalk | None) -> int | Within | None:
+           walk: FieldWalk | None, params: tuple[str, ...] = ()) -> int | Within | None:
     """What a callee's read through its parameter (`at`) is in the caller, given the
-    caller's parameter that the argument is (`position`, or -1), and the caller's walk;
-    None when it is a read of any entity."""
-    k = at.at if isinstance(at, Within) else at
+    caller's parameter that the argument is (`position`, or -1), the caller's walk and its
+    parameters; None when it is a read of any entity."""
     if position >= 0:
-        return Within(at.table, position) if isinstance(at, Within) else position
-    arg = args[k]
+        return Within(at.table, position, at.direct) if isinstance(at, Within) else position
+    arg = args[at.at if isinstance(at, Within) else at]
+    if isinstance(at, Within) and at.direct:  # the argument is a value of the field
+        if not (isinstance(arg, ir.Table) and arg.table == at.table and arg.element is None
+                and isinstance(arg.entity, ir.Local)):
+            return None
+        if arg.entity.name in params:
+            return Within(at.table, params.index(arg.entity.name))
+        arg = arg.entity  # the field of the walked member: the walk's group
     if walk is not None and isinstance(arg, ir.Local) and arg.name == walk.var and (
             not isinstance(at, Within) or at.table == walk.within.table):
         return walk.within  # a member of the parameter's group, or of that member's own
@@ -72,26 +83,28 @@ def passed(at: int | Within, args: tuple[ir.Expr, ...], position: int,
 
 
 def per_field(a: ir.Aggregate, reads: frozenset[tuple[str, int | Within]],
-              keyable: dict[str, str]) -> tuple[frozenset[tuple[str, int]],
-                                                tuple[tuple[str, str, str], ...]]:
+              keyable: dict[str, str], field_owner: dict[str, str]
+              ) -> tuple[frozenset[tuple[str, int]], tuple[tuple[str, str, str, bool], ...]]:
     """The reads a memo's stamp takes as before (every read of a field's group as a read of
-    any entity), and the (counter, parameter, field) that it versions per value of a field
-    instead."""
+    any entity), and the (counter, parameter, field, direct) that it versions per value of
+    a field instead."""
     groups: dict[str, set[Within]] = {}
     for array, at in reads:
         if isinstance(at, Within):
             groups.setdefault(array, set()).add(at)
-    chosen: list[tuple[str, str, str]] = []
+    chosen: list[tuple[str, str, str, bool]] = []
     for array, found in sorted(groups.items(), key=lambda item: item[0]):
         others = {at for name, at in reads if name == array and not isinstance(at, Within)}
         if len(found) != 1:
             continue
         within = next(iter(found))
         name, t = a.params[within.at]
-        if others - {within.at} or t.optional or keyable.get(array) != t.name:
+        entity = field_owner.get(within.table) if within.direct else t.name
+        if others - ({within.at} if not within.direct else set()) or t.optional \
+                or keyable.get(array) != entity or field_owner.get(within.table) != entity:
             continue  # read elsewhere too, or of an entity it cannot key (none, a table)
-        chosen.append((array, name, within.table))
-    versioned = {array for array, _, _ in chosen}
+        chosen.append((array, name, within.table, within.direct))
+    versioned = {array for array, _, _, _ in chosen}
     rest = frozenset((array, -1 if isinstance(at, Within) else at)
                      for array, at in reads if array not in versioned)
     return rest, tuple(chosen)
@@ -110,13 +123,18 @@ class FieldVersions:
 
     @classmethod
     def of(cls, program: ir.Program) -> tuple[FieldVersions, ...]:
-        """Every counter and field that a memo versions so."""
+        """Every counter and field that a memo versions so: for every value the field takes,
+        and every value a parameter that is one may take (its memo's slots)."""
+        from .memo import dimension
+
+        spans: dict[tuple[str, str], set[int]] = {}
         tables = {t.name: t for t in program.tables}
-        pairs = sorted({(array, table) for a in program.aggregates if a.memo
-                        for array, _, table in a.memo.per_field})
-        versions = []
-        for array, table in pairs:
-            values = tables[table].values or (0,)
-            versions.append(cls(f"mvf_{array}_by_{table}", array, table, min(values),
-                                max(values) - min(values) + 1))
-        return tuple(versions)
+        for a in program.aggregates:
+            for array, param, table, direct in a.memo.per_field if a.memo else ():
+                values = spans.setdefault((array, table), set(tables[table].values or (0,)))
+                if direct:
+                    offset, size = dimension(dict(a.params)[param], program) or (0, 1)
+                    values |= {-offset, size - offset - 1}
+        return tuple(cls(f"mvf_{array}_by_{table}", array, table, min(values),
+                         max(values) - min(values) + 1)
+                     for (array, table), values in sorted(spans.items()))

@@ -233,7 +233,8 @@ class ReadSets:
                 for array, at in callee:
                     through = ANY if at == ANY else passed(
                         at, n.args, _through(n.args[at.at if isinstance(at, Within) else at],
-                                             params, shadowed), walk)
+                                             params, shadowed), walk,
+                        tuple(p for p in params if p not in shadowed))
                     reads.add((array, ANY if through is None else through))
         return reads
 
@@ -509,6 +510,7 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
     regions = Regions(program, keyable)
     owner_of: dict[str, str] = {}  # each counter versioned per owner: by which owner counter
     int_dims = _int_dimensions(program)
+    field_owner = {t.name: t.owner for t in program.tables}
     base = 0
     aggregates = []
     for a in program.aggregates:
@@ -527,20 +529,26 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
             if owned is not None and any(owner_of.get(array, owned.owner) != owned.owner
                                          for array in owned.counters):
                 owned = None  # a counter is versioned by one owner counter only
-            if owned is not None:  # versioned per owner and by comparisons' sides instead
-                owner_of.update(dict.fromkeys(owned.counters, owned.owner))
-                dropped = {*owned.counters, *owned.compared}
+            # a player's question about one group: versioned per group, finer than per owner
+            by_group = owned is not None and not owned.near and set(owned.counters) <= {
+                array for array, *_ in per_field(a, depends, keyable, field_owner)[1]}
+            if owned is not None:  # versioned by comparisons' sides, and per owner or group
+                dropped = {*owned.compared, *(() if by_group else owned.counters)}
                 depends = frozenset({(array, at) for array, at in depends if array not in dropped}
                                     | {(counter + SIDES, ANY) for counter in owned.compared})
-            depends, fields = per_field(a, depends, keyable)
+                if not by_group:
+                    owner_of.update(dict.fromkeys(owned.counters, owned.owner))
+            depends, fields = per_field(a, depends, keyable, field_owner)
             whole, per_entity = _by_parameter(a, depends, keys, keyable | KERNEL_KEYABLE)
             memo = ir.Memo(whole, base, tuple(dims), cash_of, bool(ranged),
                            tuple(keys) if any(table for table, _ in keys) else (), per_entity,
                            per_field=fields)
             if owned is not None:
+                memo = dataclasses.replace(memo, thresholds=owned.thresholds)
+            if owned is not None and not by_group:
                 memo = dataclasses.replace(
                     memo, per_owner=tuple((array, owned.param) for array in owned.counters),
-                    owner=owned.owner, thresholds=owned.thresholds, near=owned.near)
+                    owner=owned.owner, near=owned.near)
             if memo.slots <= MAX_SLOTS:
                 a = dataclasses.replace(ranged or a, memo=memo)
                 base += memo.slots

@@ -7,36 +7,40 @@ import random
 
 from opt_programs import DATA, SMALL_GROUPS_BOARD
 
-GROUPS = (0, 0, 1, 2, 3, None)  # s0 and s1 are reds, then blues, greens, yellows; s5 none
-
 GROUP_RULES = SMALL_GROUPS_BOARD + DATA + """proc raised_group(s: space) -> bool {
   return any(t in spaces where t.group == s.group and t.level > 0)
 }
 proc held_group(p: player, s: space) -> bool {
   return all(t.owner == p and t.level < 3 for t in spaces where t.group == s.group)
 }
+proc top_level(g: group) -> int {
+  return max_of(t.level for t in spaces where t.group == g)
+}
 proc raise_level(s: space) { s.level += 1 }
 proc claim(p: player, s: space) { s.owner = p }
 rule r { on land(p: player, s: space) {
   raise_level(s)
   claim(p, s)
-  if raised_group(s) and held_group(p, s) { move(p, 1) }
+  if raised_group(s) and held_group(p, s) and top_level(reds) < 5 { move(p, 1) }
 } }
 """
 
 
-def _members(s: int) -> list[int]:
-    return [t for t in range(6) if GROUPS[t] == GROUPS[s]]
+def _groups(compilation) -> tuple[int, ...]:
+    """Each space's group (s0 and s1 are reds, then blues, greens, yellows; s5 none: -1)."""
+    return next(t.values for t in compilation.program.tables if t.name == "space_group")
 
 
 def test_a_question_about_one_group_is_versioned_per_group(editions):
     compilation, _, namespace = editions.module(GROUP_RULES, prelude=False)
     memos = {a.kind: a for a in compilation.program.aggregates if a.memo}
-    raised, held = memos["any"], memos["all"]
-    assert raised.memo.per_field == (("space_level", "s", "space_group"),)
-    assert held.memo.per_field == (("space_level", "s", "space_group"),
-                                   ("space_owner", "s", "space_group"))
-    assert "space_level" not in raised.memo.reads + held.memo.reads
+    raised, held, top = memos["any"], memos["all"], memos["max_of"]
+    assert raised.memo.per_field == (("space_level", "s", "space_group", False),)
+    assert held.memo.per_field == (("space_level", "s", "space_group", False),
+                                   ("space_owner", "s", "space_group", False))
+    # a walk keyed by the parameter itself: the group's own version
+    assert top.memo.per_field == (("space_level", "g", "space_group", True),)
+    assert "space_level" not in raised.memo.reads + held.memo.reads + top.memo.reads
 
     game_class = namespace["Game"]
     computed: list[tuple] = []
@@ -55,7 +59,11 @@ def test_a_group_versioned_memo_answers_as_its_walk_after_every_write(editions):
     """Writes by the rules, from outside (state_set) and in a copy, at random."""
     compilation, _, namespace = editions.module(GROUP_RULES, prelude=False)
     memos = {a.kind: a for a in compilation.program.aggregates if a.memo}
-    raised, held = memos["any"].name, memos["all"].name
+    raised, held, top = memos["any"].name, memos["all"].name, memos["max_of"].name
+    groups = _groups(compilation)
+
+    def members(s: int) -> list[int]:
+        return [t for t in range(6) if groups[t] == groups[s]]
     game = namespace["Game"](2, seed=1)
     rng = random.Random(5)
 
@@ -72,9 +80,11 @@ def test_a_group_versioned_memo_answers_as_its_walk_after_every_write(editions):
             game.state_set("c_space_level", s, rng.randrange(4))
         else:
             game = game.copy()
+        for g in range(4):
+            assert game.invoke(top, (g,)) == max(level(u) for u in range(6) if groups[u] == g)
         for t in range(6):
-            assert game.invoke(raised, (t,)) == any(level(u) > 0 for u in _members(t)), step
+            assert game.invoke(raised, (t,)) == any(level(u) > 0 for u in members(t)), step
             for p in (0, 1):
                 assert game.invoke(held, (p, t)) == all(
                     game.state_get("c_space_owner", u) == p and level(u) < 3
-                    for u in _members(t)), (step, p, t)
+                    for u in members(t)), (step, p, t)
