@@ -344,6 +344,7 @@ class Memo:
     # share the parameter's value of a declared field (or, direct, whose field is the
     # parameter), versioned per value of that field (optimize/field_versions.py: `mvf_`)
     per_field: tuple[tuple[str, str, str, bool], ...] = ()
+    guard_first: bool = False  # its guard is asked before its lookup (optimize/guards.py)
 
     @property
     def slots(self) -> int:

@@ -23,7 +23,7 @@ from .disjunctions import factor_disjunctions
 from .effects import Effects, analyse
 from .elements import known_elements
 from .fold import fold_constants
-from .guards import guard_aggregates, guard_loops
+from .guards import guard_aggregates, guard_loops, guards_before_lookups
 from .hoist import hoist_invariants, hoist_option_invariants
 from .idle import skip_idle_loops
 from .index import index_filters
@@ -63,6 +63,7 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("guard-loops", guard_loops),
     ("memoize-aggregates", memoize_aggregates),
     ("keep-candidates", keep_candidates),
+    ("guards-before-lookups", guards_before_lookups),
     ("bit-walks", bit_walks),
     ("drop-none-slots", drop_none_slots),
     ("invariant-prechecks", invariant_prechecks),

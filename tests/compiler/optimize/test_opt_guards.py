@@ -1,5 +1,6 @@
-"""guard-aggregates and keep-candidates: a question windows ask, guarded by its memoized
-part, and walking the members that guard kept."""
+"""guard-aggregates, guards-before-lookups and keep-candidates: a question windows ask,
+guarded by its memoized part (asked before the question's own lookup when it changes less
+often), and walking the members that guard kept."""
 
 from __future__ import annotations
 
@@ -93,6 +94,41 @@ def test_a_guarded_question_answers_as_before(editions):
         game.state_set("cash", 0, cash)
         expected = 1 if owner == 0 and level > 0 and cash >= 5 and cash - 5 >= 10 else -1
         assert game.invoke(asked.name, (0,)) == expected
+
+
+# ---- guards-before-lookups ------------------------------------------------------------------
+
+FIRST_RULES = "counter bar: int = 10\n" + GUARD_RULES.replace(
+    "where p.cash - s.price >= 10)", "where p.cash - s.price >= bar)")
+
+
+def test_a_guard_that_changes_less_often_than_its_question_is_asked_first(editions):
+    """The default also reads the game's bar, which the guard (ownership, level2) does not:
+    every write of it would miss the question's lookup, so the guard is asked first; when
+    the question reads nothing its guard does not, its own lookup comes first."""
+    program = editions.compile(FIRST_RULES, until="guards-before-lookups").program
+    (asked,) = [a for a in program.aggregates if a.guard]
+    assert "game_bar" in asked.memo.reads and asked.memo.guard_first
+    program = editions.compile(GUARD_RULES, until="guards-before-lookups").program
+    (asked,) = [a for a in program.aggregates if a.guard]
+    assert not asked.memo.guard_first
+
+
+def test_a_question_asking_its_guard_first_answers_as_before(editions):
+    compilation, code, namespace = editions.module(FIRST_RULES)
+    (asked,) = [a for a in compilation.program.aggregates if a.guard]
+    assert "nothing passes its guard: no lookup" in code
+    game = namespace["Game"](2, seed=1)
+    rng = random.Random(3)
+    for _ in range(60):
+        owner, level2, bar, cash = (rng.choice((-1, 0, 1)), rng.randrange(3),
+                                    rng.randrange(20), rng.randrange(40))
+        game.state_set("c_space_owner", 1, owner)
+        game.state_set("c_space_level2", 1, level2)
+        game.state_set("g_game_bar", 0, bar)
+        game.state_set("cash", 0, cash)
+        passes = owner == 0 and level2 > 0 and cash >= 5 and cash - 5 >= bar
+        assert game.invoke(asked.name, (0,)) == (1 if passes else -1)
 
 
 # ---- keep-candidates -------------------------------------------------------------------------
