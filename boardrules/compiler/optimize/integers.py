@@ -32,6 +32,8 @@ BOOL: Interval = (0, 1)
 LOOP_LIMIT = kernel_constants("LOOP_LIMIT")["LOOP_LIMIT"]  # more rounds: a rules error
 # steps forward round the track: fewer than the spaces a board may have
 DISTANCE: Interval = (0, kernel_constants("CAP_SPACES")["CAP_SPACES"] - 1)
+# how many players there are, or are still in: at most the seats a game may have
+SEATS: Interval = (0, kernel_constants("CAP_PLAYERS")["CAP_PLAYERS"])
 # A range that may have more values than this is counted in the turn's loop rounds (each
 # loop of a nest may stay under LOOP_LIMIT while the nest runs for ever); one of entities
 # (at most a kernel capacity) is not.
@@ -104,8 +106,10 @@ class Ranges:
                 return self.locals[e.name]
             case ir.Table() if e.table in self.tables:
                 return self.tables[e.table]
+            case ir.Builtin() if e.name in ("players_count", "players_in"):
+                return SEATS  # a walk of the seats is not counted in the turn's rounds
             case ir.Builtin() if e.name not in ("turn", "rounds", "bankruptcies"):
-                return SMALL  # a player, or how many there are
+                return SMALL  # a player
             case ir.Hoisted() if e.name in self.hoisted:
                 return self.of(self.hoisted[e.name])
             case ir.Unary(op="-"):
