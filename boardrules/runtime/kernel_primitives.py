@@ -387,6 +387,7 @@ class Primitives(Kernel):
 
     @cython.cfunc
     @cython.final
+    @cython.inline
     @cython.exceptval(check=False)
     def k_window_open_seen(self, site: cython.int, moves_seen: cython.bint,
                            turn_seen: cython.bint) -> cython.bint:
