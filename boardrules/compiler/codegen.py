@@ -26,6 +26,7 @@ from .optimize.index import HELD, is_none_const, sides
 from .optimize.integers import Ranges
 from .optimize.memo import KERNEL_PER_ENTITY, KERNEL_VERSIONS, SIDES, MemoVersions
 from .optimize.prechecks import reads_hoisted
+from .optimize.unwinding import raises_unwind
 from .optimize.walk import (
     aggregate_nodes,
     body_exprs,
@@ -407,6 +408,7 @@ def generate(program: ir.Program, source_name: str, effects: Effects | None = No
         "entity_count": _entity_count(program),
         "counter_size": _counter_size(program),
         "game_arrays": _game_arrays(program, board_arrays, optimized["versions"]),
+        "unwinds": raises_unwind(program, effects),
         **_reflection(program),
         **optimized,
     }

@@ -42,6 +42,9 @@ class Kernel:
     started = cython.declare(cython.bint, visibility="readonly")
     tracing = cython.declare(cython.bint, visibility="readonly")
     unwinding: cython.int  # 0, or UNWIND_TURN / UNWIND_GAME while the rules return to the loop
+    # the rules may end a turn inside an expression (k_unwound raises Unwind): only then
+    # does a turn run inside a try, which saves the thread's exception state every turn
+    unwinds: cython.bint
     call_depth: cython.int  # procedures that can call themselves, active now
     ledgering: cython.bint
     cash: cython.int[16]
@@ -158,6 +161,7 @@ class Kernel:
         self.started = False
         self.tracing = trace
         self.unwinding = 0
+        self.unwinds = True  # (the edition's Game says whether its rules can)
         self.call_depth = 0
         self.ledgering = trace
         self.seed = seed & 0xFFFFFFFFFFFFFFFF
@@ -365,10 +369,13 @@ class Kernel:
         self.throw_open = False
         if self.tracing:
             self.trace_lines.append(f"turn {self.turn} p{p + 1} cash={self.cash[p]}")
-        try:
+        if self.unwinds:
+            try:
+                self.event_turn(p)
+            except Unwind:
+                pass
+        else:
             self.event_turn(p)
-        except Unwind:
-            pass
         self.settle_unwinding()
         self.in_turn = False
         if self.throw_open:  # the turn's last throw is over
@@ -464,15 +471,6 @@ class Kernel:
         if self.alive[self.current]:
             self.rest_count[self.position[self.current]] += 1
         return 0
-
-    @cython.cfunc
-    @cython.final
-    @cython.exceptval(check=False)
-    def is_face(self, die: cython.int, value: cython.int) -> cython.bint:
-        for i in range(self.die_size[die]):
-            if self.die_faces[die * CAP_FACES + i] == value:
-                return True
-        return False
 
     # ---- decks -------------------------------------------------------------------
     @cython.cfunc

@@ -76,6 +76,15 @@ class Primitives(Kernel):
     # ---- dice and random numbers ------------------------------------------------
     @cython.cfunc
     @cython.final
+    @cython.exceptval(check=False)
+    def is_face(self, die: cython.int, value: cython.int) -> cython.bint:
+        for i in range(self.die_size[die]):
+            if self.die_faces[die * CAP_FACES + i] == value:
+                return True
+        return False
+
+    @cython.cfunc
+    @cython.final
     @cython.exceptval(-2147483647, check=True)
     def k_roll(self, die: cython.int) -> cython.int:
         value: cython.int

@@ -15,7 +15,8 @@ import dataclasses
 
 from .. import ir
 from ..diagnostics import Reporter
-from .effects import Effects, node_unwinds
+from .effects import Effects, node_unwinds, program_code
+from .walk import stmt_exprs, walk_expr, walk_stmts
 
 TEMPORARY = "call_result_{}"
 
@@ -117,3 +118,29 @@ def split_unwinding_calls(program: ir.Program, fx: Effects, reporter: Reporter) 
         functions.append(dataclasses.replace(f, body=body, locals=(*f.locals, *added))
                          if added else f)
     return dataclasses.replace(program, functions=tuple(functions))
+
+
+def raises_unwind(program: ir.Program, fx: Effects) -> bool:
+    """Whether the generated code may end a turn inside an expression (`self.k_unwound(...)`,
+    which raises Unwind): a call that may end the turn anywhere but as the whole value of a
+    declaration, an evaluation, a return or a local's assignment (which macros.j2's `top`
+    writes unwrapped, its statement checking `unwinding` after it). Only then does the
+    kernel run a turn inside a try, which saves the thread's exception state every turn."""
+    def wraps(e: ir.Expr | None, whole: bool) -> bool:
+        return any(node_unwinds(n, fx) for n in walk_expr(e) if not (whole and n is e))
+
+    for f in (*program.functions, *program.scenario_functions):
+        if wraps(f.guard, False):
+            return True
+        for s in walk_stmts(f.body):
+            top = getattr(s, "expr" if isinstance(s, ir.Evaluate) else "value", None) if (
+                isinstance(s, ir.Declare | ir.Evaluate | ir.Return)
+                or isinstance(s, ir.Assign) and isinstance(s.target, ir.Local)) else None
+            if any(wraps(e, e is top) for e in stmt_exprs(s)):
+                return True
+    # the expressions of aggregates and of decisions' filters and defaults (an event's or a
+    # deck's code, in program_code too, calls its handlers as statements)
+    expressions = {a.name for a in (*program.aggregates, *program.scenario_aggregates)}
+    expressions |= {f"decide_{d.name}" for d in program.decisions}
+    return any(node_unwinds(n, fx) for name, code in program_code(program).items()
+               if name in expressions for n in code.exprs)

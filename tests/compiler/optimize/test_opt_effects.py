@@ -92,3 +92,19 @@ def test_a_later_operand_that_may_end_the_turn_stays_in_place(editions):
         "rule r { on turn(p: player) {\n  if p.cash > 3 and stuck(p) { pay(bank, p, 1) }\n} }\n")
     after = function(editions.compile(body, until="split-unwinding-calls").program, "rule_r_0")
     assert len(after.body) == 1 and isinstance(after.body[0], ir.If)
+
+
+def test_a_turn_runs_inside_a_try_only_when_it_can_end_inside_an_expression(editions):
+    """`p.cash > 3 and stuck(p)` keeps stuck(p) inside the test: the turn then ends by the
+    Unwind exception, which only a turn run inside a try catches; with the call taken out
+    (`not stuck(p)`), no turn needs one (saving the exception state every turn)."""
+    stuck = "proc stuck(p: player) -> bool {\n  if p.cash < 5 { end turn }\n  return false\n}\n"
+    for test, unwinds in (("p.cash > 3 and stuck(p)", True), ("not stuck(p)", False)):
+        _, code, namespace = editions.module(DATA + stuck + (
+            f"rule r {{ on turn(p: player) {{\n  if {test} {{ pay(bank, p, 1) }}\n"
+            "  pay(p, bank, 1)\n} }\n"))
+        assert f"self.unwinds = {unwinds}" in code
+        game = namespace["Game"](2, seed=1)
+        game.state_set("cash", 0, 4)
+        game.play(max_turns=1)  # p1 has 4: stuck(p) ends the turn before either payment
+        assert game.players_cash()[0] == 4 and game.turn == 1
