@@ -527,6 +527,7 @@ class Kernel:
         start + steps (where a handler may run); whether one ended the turn."""
         n: cython.int = self.track_length
         i: cython.int
+        at: cython.int
         passed: cython.int
         if n <= 0 or start < 0:
             return False
@@ -534,13 +535,14 @@ class Kernel:
             self.k_pass_gaps()
         i = self.pass_gap[on_lap(start, n)]  # jump from one space with a handler to the next
         while i < steps:
-            passed = self.space_at_track[on_lap(start + i, n)]
+            at = on_lap(start + i, n)
+            passed = self.space_at_track[at]
             self.handling += 1
             self.event_pass(p, passed)
             self.handling -= 1
             if self.unwinding:
                 return True
-            i += self.pass_gap[on_lap(start + i, n)]
+            i += self.pass_gap[at]
         return False
 
     @cython.cfunc
@@ -589,9 +591,10 @@ class Kernel:
     @cython.final
     @cython.exceptval(check=False)
     def k_next_player(self, p: cython.int) -> cython.int:
-        q: cython.int = p
-        for _ in range(self.n_players):
-            q = on_lap(q + 1, self.n_players)
-            if self.alive[q]:
-                return q
+        """The next seat after p still in, round the table (p when nobody else is)."""
+        later: cython.uint = self.alive_seats & ~((cython.cast(cython.uint, 2) << p) - 1)
+        if later:
+            return lowest_bit(later)
+        if self.alive_seats:
+            return lowest_bit(self.alive_seats)
         return p

@@ -90,6 +90,11 @@ def test_the_turn_passes_to_the_left_skipping_retired_players(tiny):
         seats.append(game.current)
         game.play(1)
     assert seats == [0, 2, 3, 0, 2, 3]
+    game.k_retire(2)
+    game.k_retire(3)  # the last one in: the turn stays with them
+    assert game.k_next_player(0) == 0
+    game.state_set("alive", 3, 1)  # set from outside: back in, after p1
+    assert [game.k_next_player(p) for p in (0, 3)] == [3, 0]
 
 
 def test_a_round_ends_when_every_player_still_in_has_had_a_turn(tiny):
