@@ -33,13 +33,21 @@ def _hoisted(exprs: tuple[ir.Expr | None, ...], var: str, prefix: str, fx: Effec
 
     def replace(e: ir.Expr) -> ir.Expr | None:
         if reads_local(e, var) or not any(isinstance(n, ir.CallProc) for n in walk_expr(e)) \
-                or not fx.expr_is_pure(e):
+                and not _chosen_by_game(e) or not fx.expr_is_pure(e):
             return None
         name = hoisted.setdefault(e, f"{prefix}_{len(hoisted)}")
         return ir.Hoisted(e.type, name, lazy=not fx.expr_is_safe(e))
 
     rewritten = tuple(rewrite_top_down(e, replace) for e in exprs)
     return rewritten, tuple((name, e) for e, name in hoisted.items())
+
+
+def _chosen_by_game(e: ir.Expr) -> bool:
+    """A choice by the game's own state (`if short_game then 3 else 4`, a parameter that
+    an option sets): the same for every candidate, tested again for each otherwise (the
+    C compiler cannot know that nothing the walk calls writes the option)."""
+    return isinstance(e, ir.Conditional) and any(
+        isinstance(n, ir.State) and n.entity is None for n in walk_expr(e.test))
 
 
 def _hoist(a: ir.Aggregate, fx: Effects) -> ir.Aggregate:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from opt_programs import DATA, DATA_BOARD, function, random_traces
 
-from boardrules.compiler import ir_text
+from boardrules.compiler import ir, ir_text
 
 # ---- lift-early-exits and order-conjuncts ----------------------------------------------------
 
@@ -86,21 +86,35 @@ def test_a_call_that_does_not_depend_on_the_candidate_is_computed_once(editions)
     assert "hoisted" in ir_text.expr(picked.where)
 
 
+def _picked(editions, declarations: str, where: str) -> ir.Aggregate:
+    """`pick(p)`'s walk, `best(s.price for s in spaces where ...)`, after hoisting."""
+    program = editions.compile(DATA + declarations + (
+        "proc pick(p: player) -> space? {\n"
+        f"  return best(s.price for s in spaces where {where})\n}}\n"
+        "rule r { on turn(p: player) { if pick(p) != none { move(p, 1) } } }\n"),
+        until="hoist-invariants").program
+    return next(a for a in program.aggregates if "pick" in a.name)
+
+
 def test_a_call_made_only_on_a_condition_is_hoisted_with_its_condition(editions):
     """`if p.cash >= 10 then none else spare(p)` is the same for every candidate: computed
     once, whole, so that `spare(p)` is still asked only when the cash is short."""
-    program = editions.compile(DATA + (
-        "proc spare(p: player) -> space? {\n"
-        "  return best(s.price for s in spaces where s.owner == p)\n}\n"
-        "proc pick(p: player) -> space? {\n"
-        "  return best(s.price for s in spaces\n"
-        "    where s.price > 2 or s == (if p.cash >= 10 then none else spare(p)))\n}\n"
-        "rule r { on turn(p: player) { if pick(p) != none { move(p, 1) } } }\n"),
-        until="hoist-invariants").program
-    spare = next(a for a in program.aggregates if "spare" in a.name)
-    picked = next(a for a in program.aggregates if "pick" in a.name)
+    picked = _picked(editions, "proc spare(p: player) -> space? {\n"
+                     "  return best(s.price for s in spaces where s.owner == p)\n}\n",
+                     "s.price > 2 or s == (if p.cash >= 10 then none else spare(p))")
+    spare = picked.hoisted[0][1].otherwise.function
     assert [ir_text.expr(e) for _, e in picked.hoisted] == [
-        f"(if (p.player_cash >= 10) then none else {spare.name}(p))"]
+        f"(if (p.player_cash >= 10) then none else {spare}(p))"]
+
+
+def test_a_choice_by_the_games_own_state_is_computed_once(editions):
+    """`if bonus > 0 then 3 else 4` (as a parameter that an option sets) is the same for
+    every candidate: computed once; one that reads the candidate is not."""
+    picked = _picked(editions, "counter bonus: int = 0\n", "s.level < (if bonus > 0 then 3"
+                     " else 4) and s.price < (if s.special then 9 else 5)")
+    assert [ir_text.expr(e) for _, e in picked.hoisted] == [
+        "(if (game.game_bonus > 0) then 3 else 4)"]
+    assert "s.space_special" in ir_text.expr(picked.where)
 
 
 def test_a_nearest_space_is_computed_once_for_every_candidate(editions):
