@@ -147,7 +147,9 @@ def program(p: ir.Program) -> str:
         choice = {"bool": "bool", "int": f"{expr(d.low)}..{expr(d.high)}"}.get(
             d.kind, domain(d.var, d.domain, d.where) if d.domain else "")
         lazy = " (lazy)" if d.lazy else ""
-        lazy += " (its default one of its options)" if d.default_legal else ""
+        if d.default_legal:
+            lazy += " (its default within its range)" if d.kind == "int" else \
+                " (its default one of its options)"
         lets = _hoisted_lets(d.hoisted)
         walk = f"; options walk {lets}{domain(d.var, d.walk, d.walk_where)}" if d.walk else ""
         lines.append(f"decision {_signature(d.name, d.params, choice)} by {expr(d.by)} "

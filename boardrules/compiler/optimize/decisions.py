@@ -7,6 +7,11 @@ filter and the domain are pure and safe, the generated code checks just the
 default's answer against the filter and returns it, and enumerates the options
 only when that answer is not legal (to fail, or to take the only option, exactly
 as before), when tracing, or for the other policies and `legal_actions()`.
+
+A number's default of the form `if C then low else none`, where C holds only if the
+answer's upper bound is at least `low` (`p.cash - low >= 75` for a bid from low to p.cash),
+is within the range or none by construction: the default policy returns it unchecked
+(`default_legal`), as a default drawn from an entity decision's own options.
 """
 
 from __future__ import annotations
@@ -15,7 +20,9 @@ import dataclasses
 
 from .. import ir
 from ..diagnostics import Reporter
+from .conjuncts import chain_of
 from .effects import Effects
+from .index import is_none_const
 
 
 def lazy_decisions(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
@@ -26,4 +33,30 @@ def lazy_decisions(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.P
                 and fx.expr_is_clean(d.domain.low) and fx.expr_is_clean(d.domain.high))
 
     return dataclasses.replace(program, decisions=tuple(
-        dataclasses.replace(d, lazy=lazy(d)) for d in program.decisions))
+        dataclasses.replace(d, lazy=lazy(d), default_legal=d.default_legal
+                            or _within_bounds(d, fx)) for d in program.decisions))
+
+
+def _within_bounds(d: ir.Decision, fx: Effects) -> bool:
+    """`if C then low else none`, C holding only if low is at most high, and bounds that
+    need not be worked out (pure and safe): the answer is in range or none."""
+    e = d.default
+    if d.kind != "int" or not d.optional or not isinstance(e, ir.Conditional) \
+            or e.then != d.low or not is_none_const(e.otherwise) \
+            or not (fx.expr_is_clean(d.low) and fx.expr_is_clean(d.high)):
+        return False
+    return any(_at_most(c, d.low, d.high) for c in chain_of(e.test, "and"))
+
+
+def _at_most(c: ir.Expr, low: ir.Expr, high: ir.Expr) -> bool:
+    """Whether `c` holds only if low <= high: `high - low >= k` or `high >= low + k` (k a
+    constant at least 0), or `high >= low`."""
+    if not (isinstance(c, ir.Binary) and c.op == ">="):
+        return False
+    k = c.right.value if isinstance(c.right, ir.Const) and isinstance(c.right.value, int) \
+        and not isinstance(c.right.value, bool) else None
+    if k is not None and k >= 0 and isinstance(c.left, ir.Binary) and c.left.op == "-":
+        return c.left.left == high and c.left.right == low
+    if isinstance(c.right, ir.Binary) and c.right.op == "+" and isinstance(c.right.right, ir.Const):
+        return c.left == high and c.right.left == low and c.right.right.value >= 0
+    return c.left == high and c.right == low

@@ -60,3 +60,37 @@ def test_a_decision_is_lazy_only_when_its_filter_is_pure(editions, where, lazy):
         "rule r { on turn(p: player) { let s = ask site(p) } }\n"),
         until="lazy-decisions").program
     assert program.decisions[0].lazy is lazy
+
+
+@pytest.mark.parametrize("default, bounded, answer", [
+    ("if p.cash - low >= 5 and low < 20 then low else none", True,
+     lambda cash, low: low if cash - low >= 5 and low < 20 else None),
+    ("if low < 20 and p.cash >= low + 3 then low else none", True,
+     lambda cash, low: low if low < 20 and cash >= low + 3 else None),
+    ("if p.cash >= low then low else none", True, lambda cash, low: low if cash >= low else None),
+    ("if low < 20 then low else none", False,  # low may exceed p.cash: checked
+     lambda cash, low: low if low < 20 else None),
+    ("if p.cash - low >= -1 then low else none", False,
+     lambda cash, low: low if cash - low >= -1 else None),
+    ("if p.cash - low >= 5 then low + 1 else none", False,
+     lambda cash, low: low + 1 if cash - low >= 5 else None),
+])
+def test_a_number_default_bounded_by_its_test_is_not_checked_again(editions, default,
+                                                                    bounded, answer):
+    """`if p.cash - low >= 5 then low else none`, for an answer from low to p.cash, is in
+    range or none by construction: the default policy returns it unchecked; and answers as
+    before (an answer out of range is none)."""
+    body = DATA + (
+        "decision bid(p: player, low: int) by p -> int? from low to p.cash {\n"
+        f"  default {default}\n}}\n"
+        "rule r { on turn(p: player) { let n = ask bid(p, 7) } }\n")
+    program = editions.compile(body, until="lazy-decisions").program
+    assert program.decisions[0].default_legal is bounded
+    _, code, namespace = editions.module(body)
+    assert ("within its range or none, by construction" in code) is bounded
+    game = namespace["Game"](2, seed=1)
+    for cash in (0, 6, 7, 8, 9, 11, 12, 13, 30):
+        game.state_set("cash", 0, cash)
+        expected = answer(cash, 7)
+        in_range = expected is not None and 7 <= expected <= cash
+        assert game.invoke("decide_bid", (0, 7)) == (expected if in_range else -1), cash
