@@ -449,10 +449,10 @@ class Kernel:
     # A throw is the dice the turn's own rules roll (not a land or pass handler's, such as
     # a utility's or a card's dice) until the turn's player's token is next placed. It is
     # over when the next throw begins or the turn ends: the space the token then rests on
-    # counts once (a card's move and a trip to Jail included; a throw that moves nothing,
-    # such as a failed throw in jail, rests where the token stands).
+    # counts once (a card's move or a trip to Jail included; a throw moving nothing rests).
     @cython.cfunc
     @cython.final
+    @cython.inline
     @cython.exceptval(check=False)
     def k_note_throw(self) -> cython.int:
         """A die of the turn's rules: after a placement it begins a new throw."""
