@@ -385,6 +385,7 @@ class Kernel:
 
     @cython.cfunc
     @cython.final
+    @cython.inline
     @cython.exceptval(check=False)
     def k_count_round(self, p: cython.int) -> cython.int:
         """p has had a turn: the round is complete once every player still in has had one."""
@@ -397,6 +398,7 @@ class Kernel:
 
     @cython.cfunc
     @cython.final
+    @cython.inline
     @cython.exceptval(-1, check=True)
     def k_game_ends(self) -> cython.bint:
         """After a turn: whether the game is over (`over when`, else the round limit)."""
@@ -411,6 +413,7 @@ class Kernel:
 
     @cython.cfunc
     @cython.final
+    @cython.inline
     @cython.exceptval(check=False)
     def settle_unwinding(self) -> cython.int:
         """The rules have returned to the loop: `end game` ends it, `end turn` is done."""
@@ -418,15 +421,6 @@ class Kernel:
             self.over = True
         self.unwinding = 0
         return 0
-
-    @cython.cfunc
-    @cython.final
-    @cython.exceptval(-2147483647, check=True)
-    def k_unwound(self, value: cython.int) -> cython.int:
-        """A call inside an expression ended the turn: leave the expression too."""
-        if self.unwinding:
-            raise Unwind()
-        return value
 
     @cython.ccall
     def winner(self) -> cython.int:

@@ -73,6 +73,15 @@ class Primitives(Kernel):
         raise RuleError(f"{CALL_ORIGINS[origin]}: calls nested more than "
                         f"{CALL_DEPTH_LIMIT} deep (endless recursion?)")
 
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-2147483647, check=True)
+    def k_unwound(self, value: cython.int) -> cython.int:
+        """A call inside an expression ended the turn: leave the expression too."""
+        if self.unwinding:
+            raise Unwind()
+        return value
+
     # ---- dice and random numbers ------------------------------------------------
     @cython.cfunc
     @cython.final
