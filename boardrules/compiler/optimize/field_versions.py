@@ -20,6 +20,7 @@ versioned per value of the field; any other read of it keeps its whole version.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .. import ir
@@ -61,20 +62,22 @@ def field_walk(a: ir.Aggregate, params: tuple[str, ...],
     return FieldWalk(a.var, Within(table, params.index(key.entity.name)))
 
 
-def passed(at: int | Within, args: tuple[ir.Expr, ...], position: int,
-           walk: FieldWalk | None, params: tuple[str, ...] = ()) -> int | Within | None:
+def passed(at: int | Within, args: tuple[ir.Expr, ...], through: Callable[[ir.Expr], int],
+           walk: FieldWalk | None) -> int | Within | None:
     """What a callee's read through its parameter (`at`) is in the caller, given the
-    caller's parameter that the argument is (`position`, or -1), the caller's walk and its
-    parameters; None when it is a read of any entity."""
+    caller's position of the parameter an expression is (`through`: -1 for none of them)
+    and the caller's walk; None when it is a read of any entity."""
+    arg = args[at.at if isinstance(at, Within) else at]
+    position = through(arg)
     if position >= 0:
         return Within(at.table, position, at.direct) if isinstance(at, Within) else position
-    arg = args[at.at if isinstance(at, Within) else at]
     if isinstance(at, Within) and at.direct:  # the argument is a value of the field
         if not (isinstance(arg, ir.Table) and arg.table == at.table and arg.element is None
                 and isinstance(arg.entity, ir.Local)):
             return None
-        if arg.entity.name in params:
-            return Within(at.table, params.index(arg.entity.name))
+        position = through(arg.entity)
+        if position >= 0:
+            return Within(at.table, position)
         arg = arg.entity  # the field of the walked member: the walk's group
     if walk is not None and isinstance(arg, ir.Local) and arg.name == walk.var and (
             not isinstance(at, Within) or at.table == walk.within.table):

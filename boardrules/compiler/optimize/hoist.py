@@ -32,8 +32,8 @@ def _hoisted(exprs: tuple[ir.Expr | None, ...], var: str, prefix: str, fx: Effec
     hoisted: dict[ir.Expr, str] = {}
 
     def replace(e: ir.Expr) -> ir.Expr | None:
-        if reads_local(e, var) or not any(isinstance(n, ir.CallProc) for n in walk_expr(e)) \
-                and not _chosen_by_game(e) or not fx.expr_is_pure(e):
+        calls = any(isinstance(n, ir.CallProc) for n in walk_expr(e))
+        if reads_local(e, var) or not (calls or _chosen_by_game(e)) or not fx.expr_is_pure(e):
             return None
         name = hoisted.setdefault(e, f"{prefix}_{len(hoisted)}")
         return ir.Hoisted(e.type, name, lazy=not fx.expr_is_safe(e))

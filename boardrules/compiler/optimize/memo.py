@@ -231,11 +231,9 @@ class ReadSets:
                 if callee is None:
                     raise _Volatile
                 for array, at in callee:
-                    through = ANY if at == ANY else passed(
-                        at, n.args, _through(n.args[at.at if isinstance(at, Within) else at],
-                                             params, shadowed), walk,
-                        tuple(p for p in params if p not in shadowed))
-                    reads.add((array, ANY if through is None else through))
+                    mapped = ANY if at == ANY else passed(
+                        at, n.args, lambda e: _through(e, params, shadowed), walk)
+                    reads.add((array, ANY if mapped is None else mapped))
         return reads
 
     def _domain_reads(self, d: ir.Domain, params: tuple[str, ...], shadowed: set[str]

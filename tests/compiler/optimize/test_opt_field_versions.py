@@ -88,3 +88,20 @@ def test_a_group_versioned_memo_answers_as_its_walk_after_every_write(editions):
                 assert game.invoke(held, (p, t)) == all(
                     game.state_get("c_space_owner", u) == p and level(u) < 3
                     for u in members(t)), (step, p, t)
+
+
+def test_a_read_through_a_call_names_the_callers_own_parameter(editions):
+    """`raised_in(s.group)` in a procedure whose first parameter it assigns: the read is of
+    s's group, s counted among all the procedure's parameters (the assigned one too)."""
+    from boardrules.compiler.optimize.field_versions import Within
+    from boardrules.compiler.optimize.memo import ReadSets
+
+    program = editions.compile(GROUP_RULES + (
+        "proc raised_in(g: group?) -> int {\n"
+        "  return count(t in spaces where t.group == g and t.level > 0)\n}\n"
+        "proc offset_raised(n: int, s: space) -> int {\n  n = n + 1\n"
+        "  return n + raised_in(s.group)\n}\n"
+        "rule r2 { on land(p: player, s: space) { move(p, offset_raised(1, s)) } }\n"),
+        until="memoize-aggregates", prelude=False).program
+    reads = ReadSets(program).keyed_of("proc_offset_raised")
+    assert ("space_level", Within("space_group", 1)) in reads
