@@ -106,8 +106,8 @@ def _at_least(e: ir.Expr) -> bool:
     return isinstance(e, ir.KernelCall) and e.function == AT_LEAST
 
 
-def _above(stronger: ir.Expr, weaker: ir.Expr) -> bool:
-    """Whether the threshold `stronger` is `weaker` plus a constant of at least 0."""
+def above(stronger: ir.Expr, weaker: ir.Expr) -> bool:
+    """Whether `stronger` is `weaker` plus a constant of at least 0 (or `weaker` itself)."""
     if stronger == weaker:
         return True
     if isinstance(stronger, ir.Binary) and stronger.op == "+":
@@ -131,11 +131,11 @@ def _without_implied(e: ir.Expr, fx: Effects) -> ir.Expr:
         while _at_least(first) and later < len(operands) and fx.expr_is_clean(operands[later]):
             other = operands[later]
             if _at_least(other) and other.args[0] == first.args[0]:
-                if _above(other.args[1], first.args[1]):  # the later one is the stronger
+                if above(other.args[1], first.args[1]):  # the later one is the stronger
                     operands[at] = first = other
                     del operands[later]
                     continue
-                if _above(first.args[1], other.args[1]):
+                if above(first.args[1], other.args[1]):
                     del operands[later]
                     continue
             later += 1

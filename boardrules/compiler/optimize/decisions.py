@@ -20,6 +20,7 @@ import dataclasses
 
 from .. import ir
 from ..diagnostics import Reporter
+from .cash_ranges import above
 from .conjuncts import chain_of
 from .effects import Effects
 from .index import is_none_const
@@ -53,10 +54,8 @@ def _at_most(c: ir.Expr, low: ir.Expr, high: ir.Expr) -> bool:
     constant at least 0), or `high >= low`."""
     if not (isinstance(c, ir.Binary) and c.op == ">="):
         return False
-    k = c.right.value if isinstance(c.right, ir.Const) and isinstance(c.right.value, int) \
-        and not isinstance(c.right.value, bool) else None
-    if k is not None and k >= 0 and isinstance(c.left, ir.Binary) and c.left.op == "-":
-        return c.left.left == high and c.left.right == low
-    if isinstance(c.right, ir.Binary) and c.right.op == "+" and isinstance(c.right.right, ir.Const):
-        return c.left == high and c.right.left == low and c.right.right.value >= 0
-    return c.left == high and c.right == low
+    if isinstance(c.left, ir.Binary) and c.left.op == "-":
+        k = c.right
+        return c.left.left == high and c.left.right == low and isinstance(k, ir.Const) \
+            and isinstance(k.value, int) and k.value >= 0
+    return c.left == high and above(c.right, low)
