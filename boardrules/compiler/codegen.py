@@ -129,6 +129,15 @@ def environment() -> jinja2.Environment:
     return env
 
 
+def compile_templates() -> None:
+    """Compile every template into the template cache (or read it back from there): run
+    by the Cython process started ahead of a build (cython_process.py), on the other
+    core while the front end parses, so that code generation finds them compiled."""
+    env = environment()
+    for name in env.list_templates():
+        env.get_template(name)
+
+
 def check_capacity(program: ir.Program) -> list[str]:
     """What exceeds the kernel's fixed capacities (reported by the pipeline as errors)."""
     problems = []

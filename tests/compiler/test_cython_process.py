@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from boardrules import cli
-from boardrules.compiler import build, cython_process
+from boardrules.compiler import build, codegen, cython_process, template_cache
 
 SOURCE = ("import cython\n\n\n@cython.cfunc\n"
           "def twice(x: cython.int) -> cython.int:\n    return x * 2\n")
@@ -25,6 +25,19 @@ def test_a_process_started_ahead_writes_what_a_fresh_one_writes(tmp_path):
     fresh = cython_process.run(["-3", "-o", str(tmp_path / "fresh.c"), str(source)])
     assert fresh[0] == 0
     assert (tmp_path / "ahead.c").read_text() == (tmp_path / "fresh.c").read_text()
+
+
+def test_a_process_started_ahead_compiles_the_templates_into_their_cache(tmp_path,
+                                                                       monkeypatch):
+    """Code generation then reads them compiled (template_cache.py), on the critical path
+    of a cold build no more."""
+    monkeypatch.setenv("BOARDRULES_CACHE", str(tmp_path / "cache"))
+    source = tmp_path / "m.py"
+    source.write_text(SOURCE)
+    cython_process.start_ahead()
+    assert cython_process.run(["-3", "-o", str(tmp_path / "m.c"), str(source)])[0] == 0
+    compiled = list((tmp_path / "cache" / template_cache.FOLDER).glob("*.jinja"))
+    assert len(compiled) == len(codegen.environment().list_templates())
 
 
 def test_a_failure_in_a_process_started_ahead_is_a_build_error(tmp_path):

@@ -201,22 +201,48 @@ def callees(exprs) -> frozenset[str]:
 
 def _recursive(code: dict[str, _Code]) -> set[str]:
     """Functions that can reach themselves (a move runs the pass and land events): deep
-    recursion raises (or crashes C)."""
+    recursion raises (or crashes C). Those of a strongly connected component with more
+    than one member or a call to itself, found by Tarjan's algorithm in one walk (the
+    analysis runs after every pass)."""
     moves = {"event_pass", "event_land"}
     graph = {name: (c.calls | moves if c.moves else c.calls) & code.keys()
              for name, c in code.items()}
-    recursive = set()
-    for start in graph:
-        seen: set[str] = set()
-        stack = list(graph[start])
-        while stack:
-            name = stack.pop()
-            if name == start:
-                recursive.add(start)
-                break
-            if name not in seen:
-                seen.add(name)
-                stack.extend(graph[name])
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    recursive: set[str] = set()
+
+    def visit(name: str) -> None:
+        index[name] = low[name] = len(index)
+        stack.append(name)
+        on_stack.add(name)
+
+    for root in graph:
+        if root in index:
+            continue
+        visit(root)
+        work = [(root, iter(graph[root]))]
+        while work:
+            name, callees_left = work[-1]
+            for callee in callees_left:
+                if callee not in index:
+                    visit(callee)
+                    work.append((callee, iter(graph[callee])))
+                    break
+                if callee in on_stack:
+                    low[name] = min(low[name], index[callee])
+            else:
+                work.pop()
+                if work:
+                    caller = work[-1][0]
+                    low[caller] = min(low[caller], low[name])
+                if low[name] == index[name]:
+                    component = stack[stack.index(name):]
+                    del stack[len(stack) - len(component):]
+                    on_stack.difference_update(component)
+                    if len(component) > 1 or name in graph[name]:
+                        recursive.update(component)
     return recursive
 
 

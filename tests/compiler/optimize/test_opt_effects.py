@@ -45,6 +45,20 @@ def test_effects_of_functions(editions):
     assert {"proc_ends", "proc_calls_ends", "rule_r_0"} <= fx.unwinding
 
 
+def test_recursion_through_several_procedures_and_only_theirs_is_unsafe(editions):
+    """A cycle of three procedures, one calling itself, and a caller of the cycle that is
+    on no cycle: each function of a cycle, and only those, may recurse without end."""
+    program = editions.compile(DATA + (
+        "proc a(n: int) -> int { if n <= 0 { return 0 } return b(n - 1) }\n"
+        "proc b(n: int) -> int { return c(n) }\n"
+        "proc c(n: int) -> int { return a(n) }\n"
+        "proc itself(n: int) -> int { if n <= 0 { return 0 } return itself(n - 1) }\n"
+        "proc caller(n: int) -> int { return a(n) + itself(n) }\n"
+        "rule r { on land(p: player, s: space) { s.level = caller(2) } }\n"),
+        until="check").program
+    assert analyse(program).recursive == {"proc_a", "proc_b", "proc_c", "proc_itself"}
+
+
 # ---- pass events decided per space ---------------------------------------------------------
 
 
