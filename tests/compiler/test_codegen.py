@@ -280,7 +280,7 @@ def test_names_are_prefixed_in_generated_code(editions):
     """Rules names that are Python keywords or kernel names become prefixed identifiers."""
     path = editions.write(
         "counter player.cash2: int = 0\ncounter pass: int = 0\n"
-        "proc self(lambda: int) -> int { let class = lambda\n return class }\n"
+        "proc self(lambda: int) -> int { let class = lambda\n class += 1\n return class }\n"
         "rule r { on turn(p: player) { pass = self(2)\n p.cash2 = pass } }\n"
     )
     code = compile_rules(path).code
@@ -290,7 +290,7 @@ def test_names_are_prefixed_in_generated_code(editions):
     namespace = run_module(code)
     game = namespace["Game"](2, 7)
     game.rule_r_0(0)
-    assert game.g_game_pass == 2 and game.c_player_cash2[0] == 2
+    assert game.g_game_pass == 3 and game.c_player_cash2[0] == 3
 
 
 def test_check_capacity(tiny_program):
@@ -367,7 +367,8 @@ def test_small_functions_are_inline_in_c(editions):
     (a question asked through them costs no call); one with a loop is not."""
     code = editions.compile(C_LEVEL_RULES, until="codegen").code
     assert "@cython.inline" in decorators_of(code, "proc_owned")
-    assert "@cython.inline" in decorators_of(code, "proc_owned_twice")
+    # its leading let made an argument (lets-as-arguments): the variant that returns
+    assert "@cython.inline" in decorators_of(code, "proc_owned_twice__given_n")
     assert "@cython.inline" not in decorators_of(code, "proc_tally")
     memoized = [line.split("def ")[1].split("(")[0] for line in code.splitlines()
                 if line.strip().startswith("def agg_")]

@@ -57,9 +57,12 @@ def test_a_rules_error_in_a_simulation_names_the_rules_line(editions, backend, m
                                                           tmp_path):
     from boardrules.harness import simulate as simulation
 
+    # a let of another let keeps the procedure whole (lets-as-arguments takes only lets
+    # of the parameters): the failure is then the procedure's own, not its caller's
     path = editions.write(DATA + (
         "counter space.owner: player? = none\n"
-        "proc owner_of(s: space) -> player {\n  let o = s.owner\n  return some(o)\n}\n"
+        "proc owner_of(s: space) -> player {\n  let o = s.owner\n  let seated = some(o)\n"
+        "  return seated\n}\n"
         "rule r { on land(p: player, s: space) { pot = owner_of(s).seat } }\n"))
     with pytest.raises(simulation.SimulationError) as info:
         simulation.play_chunk(str(path), backend, 2, 1, 0, 1, None, None)
@@ -73,7 +76,8 @@ def test_a_rules_error_in_the_game_state_api_names_the_rules_line(editions, back
 
     compilation = editions.compile(DATA + (
         "counter space.owner: player? = none\n"
-        "proc owner_of(s: space) -> player {\n  let o = s.owner\n  return some(o)\n}\n"
+        "proc owner_of(s: space) -> player {\n  let o = s.owner\n  let seated = some(o)\n"
+        "  return seated\n}\n"
         "rule r { on land(p: player, s: space) { pot = owner_of(s).seat } }\n"),
         until="codegen")
     module = import_compilation(compilation, backend)

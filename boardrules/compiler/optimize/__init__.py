@@ -27,7 +27,13 @@ from .guards import guard_aggregates, guard_loops, guards_before_lookups
 from .hoist import hoist_invariants, hoist_option_invariants
 from .idle import skip_idle_loops
 from .index import index_filters
-from .inline import inline_procedures, lift_early_exits, returns_as_expressions
+from .inline import (
+    inline_hoisted,
+    inline_procedures,
+    lets_as_arguments,
+    lift_early_exits,
+    returns_as_expressions,
+)
 from .integers import drop_proven_checks, narrow_integers
 from .keep import keep_candidates
 from .memo import memoize_aggregates
@@ -43,12 +49,14 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("narrow-integers", narrow_integers),
     ("known-elements", known_elements),
     ("eliminate-some", eliminate_some),
+    ("lets-as-arguments", lets_as_arguments),
     ("returns-as-expressions", returns_as_expressions),
     ("inline-procedures", inline_procedures),
     ("eliminate-inlined-some", eliminate_some),
     ("some-of-declared-data", some_of_declared_data),
     ("merge-aggregates", merge_aggregates),
     ("hoist-invariants", hoist_invariants),
+    ("inline-hoisted", inline_hoisted),
     ("lift-early-exits", lift_early_exits),
     ("fold-lifted", fold_constants),
     ("drop-proven-checks", drop_proven_checks),

@@ -4,12 +4,16 @@ A procedure whose body is one `return expr` (`can_trade(s)`, `lift_cost(s)`)
 is replaced at each call by its expression, with the arguments substituted,
 when every argument is pure and safe (so evaluating it where, and as often as,
 the body uses it is unobservable). Inlining lets the conjunct and index passes
-see through the call, and it removes a C call from the hot loops.
+see through the call, and it removes a C call from the hot loops. An argument
+that calls a procedure is not copied to several uses: the call would be made
+again for each. Once an aggregate's invariant arguments are hoisted out of its
+loop (hoist.py), the calls left take a hoisted value and are inlined then.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 from .. import ir
 from ..diagnostics import Reporter
@@ -66,9 +70,21 @@ def returns_as_expressions(program: ir.Program, fx: Effects, reporter: Reporter)
 
 
 def inline_procedures(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
+    return _inlined(program, fx, lambda body: True)
+
+
+def inline_hoisted(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
+    """inline-procedures again, after hoist-invariants, of bodies that cannot fail: an
+    error of the procedure's own would otherwise name the aggregate's rule instead of the
+    procedure, as it does without hoisting (where the call stays)."""
+    return _inlined(program, fx, fx.expr_is_safe)
+
+
+def _inlined(program: ir.Program, fx: Effects, eligible: Callable[[ir.Expr], bool]
+             ) -> ir.Program:
     bodies = {f.name: (f.params, body) for f in program.functions
               if (body := _inlinable(f)) is not None and not _recursive(f.name, body)
-              and sum(1 for _ in walk_expr(body)) <= MAX_INLINED}
+              and sum(1 for _ in walk_expr(body)) <= MAX_INLINED and eligible(body)}
 
     def node(e: ir.Expr) -> ir.Expr:
         if not isinstance(e, ir.CallProc) or e.function not in bodies:
@@ -76,9 +92,11 @@ def inline_procedures(program: ir.Program, fx: Effects, reporter: Reporter) -> i
         params, body = bodies[e.function]
         uses = [n.name for n in walk_expr(body) if isinstance(n, ir.Local)]
         for (name, ptype), arg in zip(params, e.args, strict=True):
-            if not fx.expr_is_clean(arg) or (arg.type != ptype and not isinstance(arg, ir.Const)):
+            clean = fx.expr_is_clean(arg) or isinstance(arg, ir.Hoisted) and _read_first(
+                body, name)
+            if not clean or (arg.type != ptype and not isinstance(arg, ir.Const)):
                 return e
-            if uses.count(name) > 1 and sum(1 for _ in walk_expr(arg)) > _DUPLICABLE:
+            if uses.count(name) > 1 and not _duplicable(arg):
                 return e
         return substitute_locals(body, {name: arg for (name, _), arg in
                                         zip(params, e.args, strict=True)})
@@ -86,6 +104,68 @@ def inline_procedures(program: ir.Program, fx: Effects, reporter: Reporter) -> i
     for _ in range(ROUNDS):
         program = map_program_exprs(program, node)
     return drop_unused_functions(program)
+
+
+def _read_first(body: ir.Expr, name: str) -> bool:
+    """Whether evaluating `body` starts by reading the local `name`: a value hoisted to be
+    worked out where first needed (it may fail) is then worked out exactly where the call
+    would have evaluated its argument, before anything else of the body."""
+    while isinstance(body, ir.Conditional | ir.Binary | ir.Unary):
+        body = (body.test if isinstance(body, ir.Conditional)
+                else body.left if isinstance(body, ir.Binary) else body.operand)
+    return isinstance(body, ir.Local) and body.name == name
+
+
+def _duplicable(arg: ir.Expr) -> bool:
+    """Whether an argument is cheap enough to be evaluated at each of several uses."""
+    nodes = list(walk_expr(arg))
+    return len(nodes) <= _DUPLICABLE and not any(isinstance(n, ir.CallProc) for n in nodes)
+
+
+def lets_as_arguments(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
+    """A procedure that binds its locals first, from its parameters, and then only returns
+    (`let floor = target_floor(p)`, then `if floor == 3 { return ... }` and so on) becomes
+    a call of a variant that takes those locals as parameters, with their expressions as
+    the arguments: the same evaluation, in the same order. Called inside an aggregate's
+    loop, the argument that does not depend on the loop variable is then hoisted out of
+    it, and the variant, one expression, inlined: `need_of(p, r)` for each resource r
+    asks for p's target floor once instead of once for each resource."""
+    names = {f.name for f in program.functions} | {a.name for a in program.aggregates}
+    functions: list[ir.Function] = []
+    for f in program.functions:
+        split = _split_leading_lets(f, fx, names)
+        functions.extend(split or (f,))
+    return dataclasses.replace(program, functions=tuple(functions))
+
+
+def _split_leading_lets(f: ir.Function, fx: Effects, names: set[str]
+                        ) -> tuple[ir.Function, ir.Function] | None:
+    """The procedure as a call of its variant, and the variant; None when `f` does not
+    start with locals bound from its parameters alone, then only returns."""
+    if (not f.name.startswith("proc_") or f.guard is not None or f.name in fx.recursive
+            or f.returns in (ir.VOID, ir.STR)):
+        return None
+    count = next((at for at, stmt in enumerate(f.body) if not isinstance(stmt, ir.Declare)),
+                 len(f.body))
+    lets = f.body[:count]
+    params = {name for name, _ in f.params}
+    if not lets or {name for name, _ in f.locals} != {d.name for d in lets} or any(
+            isinstance(n, ir.Local) and n.name not in params
+            for d in lets for n in walk_expr(d.value)):
+        return None
+    value = _as_expression(f.body[count:])
+    if value is None or value.type != f.returns and not isinstance(value, ir.Conditional):
+        return None
+    name = f"{f.name}__given_{'_'.join(d.name for d in lets)}"
+    while name in names:
+        name += "_"
+    names.add(name)
+    span = f.body[-1].span
+    variant = dataclasses.replace(f, name=name, params=f.params + tuple(
+        (d.name, d.type) for d in lets), locals=(), body=(ir.Return(span, value),))
+    call = ir.CallProc(f.returns, name, tuple(ir.Local(t, n) for n, t in f.params)
+                       + tuple(d.value for d in lets))
+    return dataclasses.replace(f, locals=(), body=(ir.Return(span, call),)), variant
 
 
 def _recursive(name: str, body: ir.Expr) -> bool:
