@@ -22,6 +22,7 @@ from .error_codes import ErrorCode
 from .kernel_facts import kernel_constants, kernel_source
 from .optimize.effects import Effects, analyse, node_unwinds
 from .optimize.fold import Folder, negate
+from .optimize.hand_keys import card_keys
 from .optimize.index import HELD, is_none_const, sides
 from .optimize.integers import Ranges
 from .optimize.memo import KERNEL_PER_ENTITY, KERNEL_VERSIONS, SIDES, MemoVersions
@@ -476,6 +477,8 @@ def _game_arrays(program: ir.Program, kernel: dict[str, list[int]],
                for array in versions.per_entity]
     arrays += [(ident(f.name, ""), f"[1] * {f.values}")
                for f in (*versions.owner_arrays, *versions.per_field)]
+    if program.card_key:  # each card's key for its holders' versions (hand_keys.py)
+        arrays.append(("card_key", repr(padded(card_keys(program), CAPACITY["cards"]))))
     return arrays
 
 

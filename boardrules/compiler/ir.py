@@ -345,6 +345,11 @@ class Memo:
     # parameter), versioned per value of that field (optimize/field_versions.py: `mvf_`)
     per_field: tuple[tuple[str, str, str, bool], ...] = ()
     guard_first: bool = False  # its guard is asked before its lookup (optimize/guards.py)
+    # (player parameter, key parameter): the cards it reads the holders of are those of one
+    # player with the program's card key (Program.card_key) equal to the key parameter, so
+    # it is stamped by that player's version of that key (`held_key_version`) instead of
+    # the player's whole hand's
+    held_key: tuple[str, str] = ()
 
     @property
     def slots(self) -> int:
@@ -556,3 +561,6 @@ class Program:
     # counters no code a window may run reads: their writes do not open a window again
     # (optimize/blind_writes.py)
     blind_counters: frozenset[str] = frozenset()
+    # the card field (a table) whose value keys the kernel's versions of each player's cards
+    # of one value (Memo.held_key; "" when no memo reads hands that way)
+    card_key: str = ""

@@ -86,6 +86,8 @@ def memo(m: ir.Memo) -> str:
     """`memoized in 24 slots from 292, kept until ... changes`: what a memo's stamp follows."""
     follows = [*(r for r in m.reads if "@" not in r),  # a side: shown with its comparison
                *(f"{array} of {param}" for array, param in m.per_entity),
+               *([f"card_holder of {m.held_key[0]}'s cards of {m.held_key[1]}"] if m.held_key
+                 else []),
                *(f"{array} owned by {param}" for array, param in m.per_owner),
                *(f"{array} of {param}" if direct else f"{array} of {param}'s {table}"
                  for array, param, table, direct in m.per_field)]

@@ -107,6 +107,8 @@ class Kernel:
     held_next: cython.int[512]
     holder_version: cython.int  # bumped by every change of card_holder: memoized queries read it
     held_version: cython.int[16]  # per player: bumped when the player gains or loses a card
+    card_key: cython.int[512]  # each card's value of the field memos key hands by (the edition's)
+    held_key_version: cython.int[256]  # per player and card key: a card of that key gained or lost
     alive_version: cython.int  # bumped when a player retires: memoized queries over players read it
     # the range of a player's cash within which the question being worked out has the same
     # answer (k_cash_at_least narrows it; a memo keeps it)
@@ -186,6 +188,8 @@ class Kernel:
             self.card_holder = [0] * 512
             self.held_first = [0] * 16
             self.held_version = [0] * 16
+            self.card_key = [0] * 512
+            self.held_key_version = [0] * 256
             self.held_next = [0] * 512
             self.opts = [0] * 512
             self.rule_fired = [0] * 512
@@ -194,6 +198,8 @@ class Kernel:
             self.policy[i] = POLICY_DEFAULT
             self.held_first[i] = -1
             self.held_version[i] = 1
+        for i in range(256):
+            self.held_key_version[i] = 1
         self.round_count = 0
         self.bankruptcies = 0
         self.ended_by = END_NONE

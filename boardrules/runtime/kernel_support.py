@@ -13,6 +13,9 @@ CAP_OPTIONS = cython.declare(cython.const[cython.int], 512)
 CAP_RULES = cython.declare(cython.const[cython.int], 512)
 CAP_CELLS = cython.declare(cython.const[cython.int], 512)
 CAP_WINDOWS = cython.declare(cython.const[cython.int], 64)
+# the values of the card field whose holders' versions the kernel keeps per player and
+# value (held_key_version): a card's key is its value, or the last one for none
+CAP_CARD_KEYS = cython.declare(cython.const[cython.int], 16)
 # a hoisted value not worked out yet (optimize/hoist.py): no value of the rules is this
 # (they are kept in 32 bits, the hoisted local in 64)
 LAZY_UNSET = cython.declare(cython.const[cython.longlong], -1099511627776)

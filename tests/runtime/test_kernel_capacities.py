@@ -15,17 +15,23 @@ SIZE_OF = {
                "pass_gap"),
     "dice": ("die_size",),
     "decks": ("deck_first", "deck_size", "deck_head", "deck_count"),
-    "cards": ("queue", "card_deck", "card_holder", "held_next"),
+    "cards": ("queue", "card_deck", "card_holder", "held_next", "card_key"),
     "options": ("opts",),
     "rules": ("rule_fired",),
     "windows": ("window_closed", "window_seen", "window_moves", "window_turn"),
 }
 
 
+def _expected() -> dict[str, int]:
+    expected = {name: CAPACITY[what] for what, names in SIZE_OF.items() for name in names}
+    expected["held_key_version"] = CAPACITY["players"] * CAPACITY["card_keys"]
+    return expected
+
+
 def test_c_array_sizes_are_the_capacities():
     source = kernel_source()
     declared = dict(re.findall(r"^    (\w+): cython\.int\[(\d+)\]", source, re.MULTILINE))
-    expected = {name: CAPACITY[what] for what, names in SIZE_OF.items() for name in names}
+    expected = _expected()
     expected["die_faces"] = CAPACITY["dice"] * CAPACITY["faces"]
     assert {name: int(size) for name, size in declared.items()} == expected
 
@@ -43,7 +49,7 @@ def test_every_seat_has_a_bit_of_the_seat_words():
 def test_interpreted_starting_lists_are_the_capacities():
     source = kernel_source()
     started = dict(re.findall(r"self\.(\w+) = \[-?\d+\] \* (\d+)", source))
-    expected = {name: CAPACITY[what] for what, names in SIZE_OF.items() for name in names}
+    expected = _expected()
     assert started and all(int(size) == expected[name] for name, size in started.items())
 
 

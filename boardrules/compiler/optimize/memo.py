@@ -28,6 +28,9 @@ parameters (`p.res[r]` in `held(p)`, or through what it calls with p) is stamped
 per entity: each write of one player's resources bumps that player's version
 (`mvk_player_res[p]`), so a trade between two players keeps the others' slots.
 
+A question about one player's cards of one kind (`count(c in cards where holds(p, c)
+and c.res == t)`) is stamped by that player's version of that kind: hand_keys.py.
+
 A player's question that reads a space's counters only on spaces that player owns is
 stamped per owner instead (`mvo_space_buildings[p]`), and by the outcomes of its
 comparisons of game counters with constants (`houses_left > 0`): regions.py.
@@ -44,6 +47,7 @@ from ..diagnostics import Reporter
 from .cash_ranges import cash_ranged
 from .effects import Effects, asked_in_windows
 from .field_versions import FieldVersions, FieldWalk, Within, field_walk, passed, per_field
+from .hand_keys import card_key, hand_key
 from .index import HELD
 from .integers import Ranges
 from .regions import Regions
@@ -509,6 +513,7 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
     owner_of: dict[str, str] = {}  # each counter versioned per owner: by which owner counter
     int_dims = _int_dimensions(program)
     field_owner = {t.name: t.owner for t in program.tables}
+    key_table = card_key(program)  # hands versioned per card key (hand_keys.py)
     base = 0
     aggregates = []
     for a in program.aggregates:
@@ -538,9 +543,15 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
                     owner_of.update(dict.fromkeys(owned.counters, owned.owner))
             depends, fields = per_field(a, depends, keyable, field_owner)
             whole, per_entity = _by_parameter(a, depends, keys, keyable | KERNEL_KEYABLE)
+            by_key = hand_key(a, program) if key_table else None
+            held_key: tuple[str, str] = ()
+            if by_key is not None and by_key.table == key_table and (
+                    HOLDERS, by_key.player) in per_entity and HOLDERS not in whole:
+                per_entity = tuple(e for e in per_entity if e != (HOLDERS, by_key.player))
+                held_key = (by_key.player, by_key.key)
             memo = ir.Memo(whole, base, tuple(dims), cash_of, bool(ranged),
                            tuple(keys) if any(table for table, _ in keys) else (), per_entity,
-                           per_field=fields)
+                           per_field=fields, held_key=held_key)
             if owned is not None:
                 memo = dataclasses.replace(memo, thresholds=owned.thresholds)
             if owned is not None and not by_group:
@@ -551,4 +562,6 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
                 a = dataclasses.replace(ranged or a, memo=memo)
                 base += memo.slots
         aggregates.append(a)
-    return dataclasses.replace(program, aggregates=tuple(aggregates), memo_slots=base)
+    keyed = any(a.memo is not None and a.memo.held_key for a in aggregates)
+    return dataclasses.replace(program, aggregates=tuple(aggregates), memo_slots=base,
+                               card_key=key_table if keyed else "")

@@ -1,0 +1,116 @@
+"""Memos of a player's cards of one kind, versioned per player and kind.
+
+`count(c in cards where holds(p, c) and c.res == t)` (how many chips of type t p
+holds) depends only on p's cards of type t, but a memo stamped by p's whole hand
+(`held_version[p]`) is outdated by every card p gains or loses, and all of p's
+slots, one per type, are worked out again. The kernel keeps, besides, a version
+per player and value of one card field (`held_key_version`, the field's value of
+each card in `card_key`); a memo of such an aggregate is stamped by p's version of
+t instead (Memo.held_key), so that a chip of another type changing hands keeps
+its value. One field per program (the kernel keeps one key): the one the most
+such aggregates test.
+
+An aggregate qualifies when it walks cards restricted to one player parameter's
+hand (its domain is that hand, or its filter has `holds(p, c)`) and to one value
+of the field given by an enum parameter (a filter `c.f == t`, or a domain indexed
+by f at t), reads who holds a card nowhere else and calls nothing (what it calls
+could read other hands).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from .. import ir
+from ..kernel_facts import kernel_constants
+from .conjuncts import chain_of
+from .index import HELD
+from .walk import aggregate_nodes
+
+# the keys the kernel keeps versions of; the last is none's (no key parameter is none)
+CARD_KEYS = kernel_constants("CAP_CARD_KEYS")["CAP_CARD_KEYS"]
+HOLDERS = "card_holder"
+
+
+@dataclass(frozen=True)
+class HandKey:
+    player: str  # the parameter whose hand it reads
+    key: str  # the parameter the card field equals
+    table: str  # that field
+
+
+def card_key(program: ir.Program) -> str:
+    """The card field most memoizable aggregates key a hand by ("" when none does)."""
+    tables = Counter(key.table for a in program.aggregates
+                     if (key := hand_key(a, program)) is not None)
+    return min(tables, key=lambda table: (-tables[table], table)) if tables else ""
+
+
+def hand_key(a: ir.Aggregate, program: ir.Program) -> HandKey | None:
+    """How `a` reads the holders of cards: one player's cards of one key, or None."""
+    params = {name: t for name, t in a.params}
+    var = ir.Local(ir.Type("card"), a.var)
+    conjuncts = chain_of(a.where, "and") if a.where is not None else []
+    player = _hand_of(a.domain, conjuncts, var, params)
+    if player is None:
+        return None
+    nodes = aggregate_nodes(a)
+    if any(isinstance(n, ir.CallProc) or isinstance(n, ir.Derived) and n.what == HOLDERS
+           or isinstance(n, ir.KernelCall) and n.function == "k_holds"
+           and not _holds(n, player, var) for n in nodes):
+        return None
+    tables = {t.name: t for t in program.tables}
+    for table, key in _keys(a.domain, conjuncts, var, program):
+        data = tables.get(table)
+        t = params.get(key)
+        if (data is not None and data.owner == "card" and data.stride == 1 and t is not None
+                and not t.optional and t.name in program.enums
+                and all(-1 <= v < CARD_KEYS - 1 for v in data.values)):
+            return HandKey(player, key, table)
+    return None
+
+
+def _hand_of(d: ir.Domain, conjuncts: list[ir.Expr], var: ir.Local,
+             params: dict[str, ir.Type]) -> str | None:
+    """The player parameter whose hand the walk is restricted to."""
+    if d.index == HELD:
+        key = d.key
+    else:
+        key = next((n.args[0] for n in conjuncts if isinstance(n, ir.KernelCall)
+                    and n.function == "k_holds" and _same_local(n.args[1], var)), None)
+    if isinstance(key, ir.Local) and key.name in params and params[key.name].name == "player" \
+            and not params[key.name].optional:
+        return key.name
+    return None
+
+
+def _holds(n: ir.KernelCall, player: str, var: ir.Local) -> bool:
+    return _same_local(n.args[0], ir.Local(ir.Type("player"), player)) and _same_local(
+        n.args[1], var)
+
+
+def _same_local(e: ir.Expr, local: ir.Local) -> bool:
+    return isinstance(e, ir.Local) and e.name == local.name
+
+
+def _keys(d: ir.Domain, conjuncts: list[ir.Expr], var: ir.Local, program: ir.Program):
+    """(field, parameter) of each restriction of the candidates to one value of a field."""
+    indexes = {ix.name: ix.table for ix in program.indexes}
+    if d.index in indexes and isinstance(d.key, ir.Local):
+        yield indexes[d.index], d.key.name
+    for c in conjuncts:
+        if isinstance(c, ir.Binary) and c.op == "==":
+            for side, other in ((c.left, c.right), (c.right, c.left)):
+                if (isinstance(side, ir.Table) and side.element is None
+                        and _same_local(side.entity, var) and isinstance(other, ir.Local)):
+                    yield side.table, other.name
+
+
+def card_keys(program: ir.Program) -> list[int]:
+    """Each card's key, for the kernel's `card_key`: its value of the program's key field,
+    none's the last key."""
+    if not program.card_key:
+        return []
+    data = next(t for t in program.tables if t.name == program.card_key)
+    return [v if v >= 0 else CARD_KEYS - 1 for v in data.values]
