@@ -20,6 +20,7 @@ could read other hands).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .. import ir
@@ -94,7 +95,8 @@ def _same_local(e: ir.Expr, local: ir.Local) -> bool:
     return isinstance(e, ir.Local) and e.name == local.name
 
 
-def _keys(d: ir.Domain, conjuncts: list[ir.Expr], var: ir.Local, program: ir.Program):
+def _keys(d: ir.Domain, conjuncts: list[ir.Expr], var: ir.Local, program: ir.Program
+          ) -> Iterator[tuple[str, str]]:
     """(field, parameter) of each restriction of the candidates to one value of a field."""
     indexes = {ix.name: ix.table for ix in program.indexes}
     if d.index in indexes and isinstance(d.key, ir.Local):

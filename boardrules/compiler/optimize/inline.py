@@ -149,10 +149,12 @@ def _split_leading_lets(f: ir.Function, fx: Effects, names: set[str]
                  len(f.body))
     lets = f.body[:count]
     params = {name for name, _ in f.params}
-    if not lets or {name for name, _ in f.locals} != {d.name for d in lets} or any(
-            isinstance(n, ir.Local) and n.name not in params
-            for d in lets for n in walk_expr(d.value)):
-        return None
+    bound = [d.name for d in lets]
+    if not lets or {name for name, _ in f.locals} != set(bound) or len(set(bound)) < len(bound):
+        return None  # no lets, another local, or one bound twice
+    if params & set(bound) or any(isinstance(n, ir.Local) and n.name not in params
+                                  for d in lets for n in walk_expr(d.value)):
+        return None  # a let that shadows a parameter, or reads another let
     value = _as_expression(f.body[count:])
     if value is None or value.type != f.returns and not isinstance(value, ir.Conditional):
         return None
