@@ -37,15 +37,25 @@ class Decisions(Primitives):
 
     @cython.cfunc
     @cython.final
+    @cython.inline
     @cython.exceptval(-1)
     def policy_of(self, decision: cython.int, who: cython.int) -> cython.int:
-        """How the next decision of `who` is taken; forced and scripted answers come first."""
+        """How the next decision of `who` is taken; forced and scripted answers come first.
+        Inline: the random policy asks it for every decision (the dictionaries of forced
+        answers, which only scenarios and replays fill, are looked up apart)."""
         if self.script_pos < self.script_len:
             return POLICY_EXTERNAL
-        if self.n_forced > 0 and (self.forced.get(DECISION_NAMES[decision])
-                                  or self.forced.get(forced_key(DECISION_NAMES[decision], who))):
+        if self.n_forced > 0 and self.is_forced(decision, who):
             return POLICY_EXTERNAL
         return self.policy[who]
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-1)
+    def is_forced(self, decision: cython.int, who: cython.int) -> cython.bint:
+        """Whether an answer is queued for this decision, or for it asked of `who`."""
+        return bool(self.forced.get(DECISION_NAMES[decision])
+                    or self.forced.get(forced_key(DECISION_NAMES[decision], who)))
 
     @cython.cfunc
     @cython.final
