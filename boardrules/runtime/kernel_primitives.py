@@ -416,7 +416,7 @@ class Primitives(Kernel):
         inline and nothing the window's code reads changed since all passed: no counter it
         reads, no payment, card or retirement, no move when it reads positions, not the
         turn when it reads the turn (they would all pass again: optimize/blind_writes.py).
-        Closed as if it had run."""
+        Closed as if it had run, its one round counted as the loop guard counts rounds."""
         seats: cython.uint
         if self.window_closed[site] == self.k_changes():
             return False
@@ -425,8 +425,9 @@ class Primitives(Kernel):
                 turn_seen and self.window_turn[site] != self.turn):
             return True
         seats = (cython.cast(cython.uint, 1) << self.n_players) - 1  # every seat's bit
-        if (self.inline_seats & seats) != seats:
-            return True
+        if (self.inline_seats & seats) != seats or self.rounds >= LOOP_LIMIT:
+            return True  # (the round it runs is one too many: it fails where it would have)
+        self.rounds += 1  # the round in which all would have passed, counted (tick)
         self.window_closed[site] = self.k_changes()
         return False
 

@@ -104,3 +104,20 @@ def test_a_window_closed_at_once_plays_as_if_everyone_had_passed_again(
     assert asked < plain_asked  # the second offer of a turn asks nobody
     # traced, every question is asked and written down, as before
     assert played(shortened, trace=True) == played(plain, trace=True)
+
+
+def test_a_window_closed_at_once_counts_its_round_as_the_loop_guard_does(editions):
+    """The round in which all would have passed is counted (a turn that loops without end
+    fails after as many rounds as without the pass: found by the long differential fuzz,
+    program 961 of seed 7); at the limit the window runs, and fails where it would have."""
+    from boardrules.compiler.kernel_facts import kernel_constants
+
+    program = editions.compile(RULES, until="codegen").program
+    game = module_namespace(program)["Game"](3, seed=1)
+    game.play(1)  # the turn's offers ran, and closed with every player passing
+    game.blind_changes += 1  # a write of `thrown`, which no window reads
+    game.rounds = 5
+    assert not game.k_window_open_seen(0, False, False) and game.rounds == 6
+    game.blind_changes += 1
+    game.rounds = limit = kernel_constants("LOOP_LIMIT")["LOOP_LIMIT"]
+    assert game.k_window_open_seen(0, False, False) and game.rounds == limit
