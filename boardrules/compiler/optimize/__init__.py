@@ -24,7 +24,7 @@ from .effects import Effects, analyse
 from .elements import known_elements
 from .fold import fold_constants
 from .guards import guard_aggregates, guard_loops, guards_before_lookups
-from .hoist import hoist_invariants, hoist_option_invariants
+from .hoist import hoist_invariants, hoist_option_invariants, settle_lazy_reads
 from .idle import skip_idle_loops
 from .index import index_filters
 from .inline import (
@@ -78,6 +78,7 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("bound-counts", bound_counts),
     ("split-unwinding-calls", split_unwinding_calls),
     ("blind-writes", blind_writes),
+    ("settle-lazy-reads", settle_lazy_reads),
 ]
 
 __all__ = ["OPTIMIZATIONS", "Effects", "Optimization", "analyse"]

@@ -20,7 +20,7 @@ import dataclasses
 from .. import ir
 from ..diagnostics import Reporter
 from .effects import Effects
-from .walk import reads_local, rewrite_top_down, walk_expr
+from .walk import map_children, reads_local, rewrite_top_down, walk_expr
 
 
 def _hoisted(exprs: tuple[ir.Expr | None, ...], var: str, prefix: str, fx: Effects
@@ -79,3 +79,42 @@ def hoist_option_invariants(program: ir.Program, fx: Effects, reporter: Reporter
     """The same for the walks of the decisions' options, once their index is chosen."""
     return dataclasses.replace(program, decisions=tuple(_hoist_options(d, fx)
                                                         for d in program.decisions))
+
+
+def settle_lazy_reads(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
+    """A lazily hoisted value read again where an earlier read of it has certainly run (in
+    the branches of a conditional whose test read it, right of `and`/`or`) is read as it
+    is: it was worked out there (inline-hoisted copies a variant's parameter to each of
+    its uses). The last pass: no later one reorders what it relies on."""
+    def settle(e: ir.Expr | None) -> ir.Expr | None:
+        return None if e is None else _settled(e, frozenset())[0]
+
+    return dataclasses.replace(program, aggregates=tuple(
+        dataclasses.replace(a, where=settle(a.where), value=settle(a.value))
+        for a in program.aggregates))
+
+
+def _settled(e: ir.Expr, done: frozenset[str]) -> tuple[ir.Expr, frozenset[str]]:
+    """e with its reads of lazy values that `done` holds, or that an earlier part of e
+    certainly worked out, made plain; and what is certainly worked out after e."""
+    if isinstance(e, ir.Hoisted) and e.lazy:
+        return (dataclasses.replace(e, lazy=False) if e.name in done else e), done | {e.name}
+    if isinstance(e, ir.Conditional):
+        test, after = _settled(e.test, done)
+        return dataclasses.replace(e, test=test, then=_settled(e.then, after)[0],
+                                   otherwise=_settled(e.otherwise, after)[0]), after
+    if isinstance(e, ir.Binary) and e.op in ("and", "or"):
+        left, after = _settled(e.left, done)
+        return dataclasses.replace(e, left=left, right=_settled(e.right, after)[0]), after
+    # any other node: its parts may be evaluated in another order (order.py), so none
+    # settles another's reads; after it, each of its parts has been worked out
+    worked_out = [done]
+
+    def part(child: ir.Expr) -> ir.Expr:
+        settled, after = _settled(child, done)
+        worked_out.append(after)
+        return settled
+
+    rebuilt = map_children(e, part)
+    certain = isinstance(e, ir.Binary | ir.Unary)
+    return rebuilt, frozenset().union(*worked_out) if certain else done

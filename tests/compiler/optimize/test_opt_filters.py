@@ -199,3 +199,26 @@ def test_a_lazy_hoisted_value_fails_only_where_the_walk_would_have(editions):
     game.state_set("c_space_level", 1, 1)
     with pytest.raises(Exception, match="zero"):  # the first candidate asks it: it fails
         game.invoke("proc_pick", (0,))
+
+
+# ---- settle-lazy-reads -------------------------------------------------------------------------
+
+
+def test_a_lazy_value_read_again_after_a_certain_read_is_read_as_it_is():
+    """In the branches of a conditional whose test read it, and right of `and`; not beside
+    it in an operation whose parts C may evaluate in another order."""
+    from boardrules.compiler.optimize.hoist import _settled
+    from boardrules.compiler.optimize.walk import walk_expr
+
+    lazy = ir.Hoisted(ir.INT, "h", lazy=True)
+    three = ir.Const(ir.INT, 3)
+    tested = ir.Binary(ir.BOOL, "==", lazy, three)
+    chain = ir.Conditional(ir.INT, tested, ir.Binary(ir.INT, "+", lazy, three), lazy)
+    settled, done = _settled(chain, frozenset())
+    assert done == {"h"}
+    assert [n.lazy for n in walk_expr(settled) if isinstance(n, ir.Hoisted)] == [
+        True, False, False]
+    beside, _ = _settled(ir.Binary(ir.INT, "+", lazy, lazy), frozenset())
+    assert all(n.lazy for n in walk_expr(beside) if isinstance(n, ir.Hoisted))
+    anded, _ = _settled(ir.Binary(ir.BOOL, "and", tested, tested), frozenset())
+    assert [n.lazy for n in walk_expr(anded) if isinstance(n, ir.Hoisted)] == [True, False]
