@@ -17,7 +17,7 @@ from . import ir
 from .checker import Checker
 from .codegen import check_capacity, generate
 from .collector import cycle_collection_paused
-from .diagnostics import Diagnostic, Reporter
+from .diagnostics import Diagnostic, Reporter, Span
 from .error_codes import ErrorCode
 from .limits import check_nesting
 from .lint import lint
@@ -122,6 +122,20 @@ PASS_NAMES = tuple(name for name, _, _ in PASSES)
 LAST_CHECKING_PASS = PASS_NAMES[PASS_NAMES.index("codegen") - 1]
 
 
+def _guarded(name: str, run: Callable[[Compilation], None], c: Compilation) -> None:
+    """A pass; one that exhausts Python's stack (nesting that fits the limits, walked from
+    deep in the caller's own stack: the fuzzer's) is a located error, never a traceback."""
+    try:
+        run(c)
+    except RecursionError:
+        edition = c.symbols.edition if c.symbols is not None else None
+        span = edition.span if edition is not None else Span(str(c.path), 1, 1, 1, 1)
+        c.reporter.error(span, "the rules nest too deeply to compile",
+                         f"split deeply nested expressions or blocks into procedures "
+                         f"(the {name} pass ran out of stack)", code=ErrorCode.TOO_DEEP)
+        c.reporter.raise_if_errors()
+
+
 def compile_rules(path: Path, until: str = "codegen",
                   after_pass: Callable[[str, Compilation], None] | None = None,
                   skip: Collection[str] = ()) -> Compilation:
@@ -135,7 +149,7 @@ def compile_rules(path: Path, until: str = "codegen",
     with cycle_collection_paused():
         for name, run, stop_on_error in PASSES:
             if name not in skip:
-                run(compilation)
+                _guarded(name, run, compilation)
                 if stop_on_error:
                     compilation.reporter.raise_if_errors()
                 if after_pass is not None:

@@ -85,3 +85,22 @@ def test_a_rules_error_in_the_game_state_api_names_the_rules_line(editions, back
         GameState(module, 2, seed=1)
     assert str(info.value).startswith("in proc owner_of at ed.rules:")
     assert str(info.value).endswith(": some(x): x is none")
+
+
+@pytest.mark.parametrize("failing", ["check", "hoist-invariants", "codegen"])
+def test_a_pass_out_of_stack_is_a_located_error(editions, monkeypatch, failing):
+    """Nesting within the limits can still exhaust Python's stack when the compiler is
+    called from deep in another program's (a fuzzer's: scenario dice order, walked after
+    check, once did): any pass's RecursionError is the edition's error, not a traceback."""
+    from boardrules.compiler import pipeline
+    from boardrules.compiler.diagnostics import CompileError
+
+    def out_of_stack(c):
+        raise RecursionError
+
+    monkeypatch.setattr(pipeline, "PASSES", [(name, out_of_stack if name == failing else run,
+                                              stop) for name, run, stop in pipeline.PASSES])
+    with pytest.raises(CompileError) as info:
+        editions.compile(DATA + "rule r { on turn(p: player) { pot = 1 } }\n", until="codegen")
+    (d,) = info.value.diagnostics
+    assert d.code == E.TOO_DEEP.code and d.span.line >= 1 and f"the {failing} pass" in d.hint
