@@ -139,7 +139,11 @@ def _walk_function(f: ir.Function) -> _Code:
 
 
 def _walk_aggregate(a: ir.Aggregate) -> _Code:
-    return _code(tuple(aggregate_nodes(a)), False, a.checked_total or a.domain.guarded, False)
+    # a walk the loop guard counts adds to the turn's rounds, as a while loop's rounds do:
+    # made fewer times (kept in a memo, hoisted out of a loop), the guard would stop the
+    # turn later, or elsewhere
+    return _code(tuple(aggregate_nodes(a)), a.domain.guarded,
+                 a.checked_total or a.domain.guarded, False)
 
 
 def _walk_decision(d: ir.Decision) -> _Code:

@@ -45,6 +45,22 @@ def test_effects_of_functions(editions):
     assert {"proc_ends", "proc_calls_ends", "rule_r_0"} <= fx.unwinding
 
 
+def test_a_walk_the_loop_guard_counts_is_impure(editions):
+    """Its rounds count toward the turn's million: kept in a memo or hoisted out of a loop,
+    it would be counted fewer times, and a looping turn would fail later or elsewhere
+    (found by the long differential fuzz, programs 1735 and 1907 of seed 7)."""
+    program = editions.compile(DATA + (
+        "proc spread(a: int, b: int) -> int { return sum(x for x in a to b) }\n"
+        "proc listed() -> int { return count(s in spaces where s.price > 1) }\n"
+        "rule r { on land(p: player, s: space) { move(p, spread(s.price, s.level) + listed()) }"
+        " }\n"), until="narrow-integers").program  # which marks the walks counted
+    walked = {a.name: a.domain.guarded for a in program.aggregates}
+    fx = analyse(program)
+    assert {name for name, guarded in walked.items() if guarded} <= fx.impure
+    assert {name for name, guarded in walked.items() if not guarded} & fx.impure == set()
+    assert any(walked.values()) and not all(walked.values())
+
+
 def test_recursion_through_several_procedures_and_only_theirs_is_unsafe(editions):
     """A cycle of three procedures, one calling itself, and a caller of the cycle that is
     on no cycle: each function of a cycle, and only those, may recurse without end."""
