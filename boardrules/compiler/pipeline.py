@@ -66,14 +66,7 @@ def _quotes(c: Compilation) -> None:
 
 def _check(c: Compilation) -> None:
     checker = Checker(c.symbols, c.reporter, c.edition)
-    try:
-        program = checker.run()
-    except RecursionError:
-        assert c.symbols is not None and c.symbols.edition is not None
-        c.reporter.error(c.symbols.edition.span, "the rules nest too deeply to check",
-                         "split deeply nested expressions or blocks into procedures",
-                         code=ErrorCode.TOO_DEEP)
-        return
+    program = checker.run()  # (nesting too deep for Python's stack: _guarded reports it)
     check_scenario_dice(program, c.reporter)  # needs the whole program: the rules' roll order
     c.program = program
     c.used = checker.used
