@@ -41,15 +41,24 @@ class HandKey:
     table: str  # that field
 
 
-def card_key(program: ir.Program) -> str:
-    """The card field most memoizable aggregates key a hand by ("" when none does)."""
-    tables = Counter(key.table for a in program.aggregates
-                     if (key := hand_key(a, program)) is not None)
-    return min(tables, key=lambda table: (-tables[table], table)) if tables else ""
+def hand_keys(program: ir.Program) -> dict[str, HandKey]:
+    """The aggregates that read one player's cards of one kind, by name: those that test
+    the card field the most of them test (the kernel keeps one key)."""
+    tables = {t.name: t for t in program.tables}
+    indexes = {ix.name: ix.table for ix in program.indexes}
+    found = {a.name: key for a in program.aggregates
+             if (key := _hand_key(a, program.enums, tables, indexes)) is not None}
+    counts = Counter(key.table for key in found.values())
+    if not counts:
+        return {}
+    chosen = min(counts, key=lambda table: (-counts[table], table))
+    return {name: key for name, key in found.items() if key.table == chosen}
 
 
-def hand_key(a: ir.Aggregate, program: ir.Program) -> HandKey | None:
-    """How `a` reads the holders of cards: one player's cards of one key, or None."""
+def _hand_key(a: ir.Aggregate, enums: dict[str, tuple[str, ...]],
+             tables: dict[str, ir.TableData], indexes: dict[str, str]) -> HandKey | None:
+    """How `a` reads the holders of cards: one player's cards of one key, or None (the
+    program's enums, tables by name, and each table index's table)."""
     params = {name: t for name, t in a.params}
     var = ir.Local(ir.Type("card"), a.var)
     conjuncts = chain_of(a.where, "and") if a.where is not None else []
@@ -61,12 +70,11 @@ def hand_key(a: ir.Aggregate, program: ir.Program) -> HandKey | None:
            or isinstance(n, ir.KernelCall) and n.function == "k_holds"
            and not _holds(n, player, var) for n in nodes):
         return None
-    tables = {t.name: t for t in program.tables}
-    for table, key in _keys(a.domain, conjuncts, var, program):
+    for table, key in _keys(a.domain, conjuncts, var, indexes):
         data = tables.get(table)
         t = params.get(key)
         if (data is not None and data.owner == "card" and data.stride == 1 and t is not None
-                and not t.optional and t.name in program.enums
+                and not t.optional and t.name in enums
                 and all(-1 <= v < CARD_KEYS - 1 for v in data.values)):
             return HandKey(player, key, table)
     return None
@@ -95,10 +103,9 @@ def _same_local(e: ir.Expr, local: ir.Local) -> bool:
     return isinstance(e, ir.Local) and e.name == local.name
 
 
-def _keys(d: ir.Domain, conjuncts: list[ir.Expr], var: ir.Local, program: ir.Program
+def _keys(d: ir.Domain, conjuncts: list[ir.Expr], var: ir.Local, indexes: dict[str, str]
           ) -> Iterator[tuple[str, str]]:
     """(field, parameter) of each restriction of the candidates to one value of a field."""
-    indexes = {ix.name: ix.table for ix in program.indexes}
     if d.index in indexes and isinstance(d.key, ir.Local):
         yield indexes[d.index], d.key.name
     for c in conjuncts:

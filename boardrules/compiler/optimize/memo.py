@@ -47,7 +47,7 @@ from ..diagnostics import Reporter
 from .cash_ranges import cash_ranged
 from .effects import Effects, asked_in_windows
 from .field_versions import FieldVersions, FieldWalk, Within, field_walk, passed, per_field
-from .hand_keys import card_key, hand_key
+from .hand_keys import hand_keys
 from .index import HELD
 from .integers import Ranges
 from .regions import Regions
@@ -513,7 +513,7 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
     owner_of: dict[str, str] = {}  # each counter versioned per owner: by which owner counter
     int_dims = _int_dimensions(program)
     field_owner = {t.name: t.owner for t in program.tables}
-    key_table = card_key(program)  # hands versioned per card key (hand_keys.py)
+    hands = hand_keys(program)  # hands versioned per card kind (hand_keys.py)
     base = 0
     aggregates = []
     for a in program.aggregates:
@@ -543,10 +543,10 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
                     owner_of.update(dict.fromkeys(owned.counters, owned.owner))
             depends, fields = per_field(a, depends, keyable, field_owner)
             whole, per_entity = _by_parameter(a, depends, keys, keyable | KERNEL_KEYABLE)
-            by_key = hand_key(a, program) if key_table else None
+            by_key = hands.get(a.name)
             held_key: tuple[str, str] = ()
-            if by_key is not None and by_key.table == key_table and (
-                    HOLDERS, by_key.player) in per_entity and HOLDERS not in whole:
+            if by_key is not None and (HOLDERS, by_key.player) in per_entity \
+                    and HOLDERS not in whole:
                 per_entity = tuple(e for e in per_entity if e != (HOLDERS, by_key.player))
                 held_key = (by_key.player, by_key.key)
             memo = ir.Memo(whole, base, tuple(dims), cash_of, bool(ranged),
@@ -564,4 +564,4 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
         aggregates.append(a)
     keyed = any(a.memo is not None and a.memo.held_key for a in aggregates)
     return dataclasses.replace(program, aggregates=tuple(aggregates), memo_slots=base,
-                               card_key=key_table if keyed else "")
+                               card_key=next(iter(hands.values())).table if keyed else "")
