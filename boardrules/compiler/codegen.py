@@ -126,7 +126,7 @@ def environment() -> jinja2.Environment:
     env.globals.update(KERNEL_ARRAYS=KERNEL_ARRAYS, KERNEL_VERSIONS=KERNEL_VERSIONS,
                        KERNEL_PER_ENTITY=KERNEL_PER_ENTITY, SIDES=SIDES,
                        HELD_INDEX=HELD, CAPACITY=CAPACITY, raise_unknown=_unknown_attribute,
-                       always_returns=always_returns)
+                       always_returns=always_returns, memo_follows=ir_text.memo_follows)
     return env
 
 

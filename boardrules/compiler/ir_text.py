@@ -82,15 +82,22 @@ def aggregate(a: ir.Aggregate) -> str:
     return f"{lets}{a.kind}({value}{domain(a.var, a.domain, a.where)}){limit}"
 
 
+def memo_follows(m: ir.Memo) -> list[str]:
+    """What a memo's stamp follows besides the counters it reads whole: per entity, a
+    player's cards of one kind, per owner, per value of a field (also the generated
+    lookup's comment)."""
+    return [*(f"{array} of {param}" for array, param in m.per_entity),
+            *([f"card_holder of {m.held_key[0]}'s cards of {m.held_key[1]}"] if m.held_key
+              else []),
+            *(f"{array} owned by {param}" for array, param in m.per_owner),
+            *(f"{array} of {param}" if direct else f"{array} of {param}'s {table}"
+              for array, param, table, direct in m.per_field)]
+
+
 def memo(m: ir.Memo) -> str:
     """`memoized in 24 slots from 292, kept until ... changes`: what a memo's stamp follows."""
     follows = [*(r for r in m.reads if "@" not in r),  # a side: shown with its comparison
-               *(f"{array} of {param}" for array, param in m.per_entity),
-               *([f"card_holder of {m.held_key[0]}'s cards of {m.held_key[1]}"] if m.held_key
-                 else []),
-               *(f"{array} owned by {param}" for array, param in m.per_owner),
-               *(f"{array} of {param}" if direct else f"{array} of {param}'s {table}"
-                 for array, param, table, direct in m.per_field)]
+               *memo_follows(m)]
     sides = "".join(f"; side of {expr(comparison)}" for _, comparison in m.thresholds)
     sides += "".join(f"; an owner change in a group of {index} that its player owns all but one of"
                      for index in m.near)
