@@ -330,8 +330,8 @@ class Memo:
     # (`mvk_` arrays), instead of as a whole; `reads` holds the rest
     per_entity: tuple[tuple[str, str], ...] = ()
     # (counter, player parameter): counters of an owned entity type that it reads only on
-    # what that player owns (optimize/regions.py), versioned per owner of the entity
-    # written (`mvo_` arrays, by the owner counter `owner`)
+    # what its player (or its players, one entry each) owns (optimize/regions.py),
+    # versioned per owner of the entity written (`mvo_` arrays, by the owner counter `owner`)
     per_owner: tuple[tuple[str, str], ...] = ()
     owner: str = ""
     # (game counter, comparison with a constant): counters whose side of these comparisons

@@ -556,7 +556,8 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
                 memo = dataclasses.replace(memo, thresholds=owned.thresholds)
             if owned is not None and not by_group:
                 memo = dataclasses.replace(
-                    memo, per_owner=tuple((array, owned.param) for array in owned.counters),
+                    memo, per_owner=tuple((array, param) for array in owned.counters
+                                          for param in owned.params),
                     owner=owned.owner, near=owned.near)
             if memo.slots <= MAX_SLOTS:
                 a = dataclasses.replace(ranged or a, memo=memo)

@@ -21,6 +21,12 @@ A walk of any other member set of those counters, or another read of one, and th
 keeps its whole versions. The facts follow `and` chains, filters and calls' arguments:
 nothing else (a conservative analysis: a question it cannot prove is stamped as before).
 
+A question about two players (could q spare what p lacks for p's next building, each
+player's next building worked out from what that player owns) reads what each of them
+owns, which neither parameter alone confines: when every single parameter fails, the
+parameters together are tried, each read on what one of them owns, and the memo is stamped
+by every one's versions.
+
 One question reads the other players' entities: the trade partner search walks the spaces
 of every owner but none and p, each only if p owns all the rest of its group (a count
 query). Its answer changes only with what p owns and with a change of owner in a group p
@@ -68,7 +74,7 @@ class OwnedReads:
     """What a memo of a player's question depends on, when the analysis proves it."""
 
     owner: str  # the owner counter (`space_owner`)
-    param: str  # the player parameter whose holdings it reads
+    params: tuple[str, ...]  # the player parameters whose holdings it reads
     counters: tuple[str, ...]  # the owned entity type's counters it reads, the owner's too
     # game counters compared with constants only, each with a comparison (once each)
     thresholds: tuple[tuple[str, ir.Expr], ...]
@@ -117,13 +123,17 @@ class Regions:
 
     def of(self, a: ir.Aggregate) -> OwnedReads | None:
         """The owned reads of a query aggregate, for the first owner counter and player
-        parameter the analysis proves; None when none is proved."""
+        parameter the analysis proves, else all its player parameters together (a question
+        about two players' holdings, stamped by both owners' versions); None when none is
+        proved."""
         players = [name for name, t in a.params if t.name == "player" and not t.optional]
+        attempts = [(param,) for param in players] + ([tuple(players)] if len(players) > 1
+                                                      else [])
         for owner, index in sorted(self.owners.items()):
-            for param in players:
+            for params in attempts:
                 walk = _Walk(owner, self.counter_owner[owner], index)
                 try:
-                    self._aggregate(a, walk, param, Facts())
+                    self._aggregate(a, walk, frozenset(params), Facts())
                 except (_NotConfined, RecursionError):
                     continue
                 others = walk.counters - {owner}
@@ -132,13 +142,13 @@ class Regions:
                 compared = set(walk.thresholds.values()) - walk.bare
                 thresholds = tuple((counter, t) for t, counter in walk.thresholds.items()
                                    if counter in compared)
-                return OwnedReads(owner, param, tuple(sorted(walk.counters)), thresholds,
+                return OwnedReads(owner, params, tuple(sorted(walk.counters)), thresholds,
                                   tuple(sorted(walk.near)))
         return None
 
     # ---- the walk ---------------------------------------------------------------------
 
-    def _aggregate(self, a: ir.Aggregate, w: _Walk, p: str | None, facts: Facts) -> None:
+    def _aggregate(self, a: ir.Aggregate, w: _Walk, p: frozenset[str], facts: Facts) -> None:
         if a.counted is not None:
             self._counted(a.counted, w, p, facts)
             return
@@ -151,24 +161,24 @@ class Regions:
         self._expr(a.where, w, p, inner)
         self._expr(a.value, w, p, self._learn(a.where, w, p, inner))
 
-    def _counted(self, q: ir.CountQuery, w: _Walk, p: str | None, facts: Facts) -> None:
+    def _counted(self, q: ir.CountQuery, w: _Walk, p: frozenset[str], facts: Facts) -> None:
         if q.counter_index in self.counter_indexes and (
-                q.counter_index != w.owner_index or not _is_local(q.value, p)):
+                q.counter_index != w.owner_index or not _is_player(q.value, p)):
             raise _NotConfined
         for e in (q.key, q.value, q.excluded):
             self._expr(e, w, p, facts)
         if q.counter_index == w.owner_index:
             w.counters.add(w.owner)
 
-    def _others_near(self, a: ir.Aggregate, w: _Walk, p: str | None) -> bool:
+    def _others_near(self, a: ir.Aggregate, w: _Walk, p: frozenset[str]) -> bool:
         """Whether `a` walks the entities of every owner but none and p, each only if p owns
         all the rest of its group (`all(t.owner == p for t in ... where t.f == s.f and t !=
         s)`, a count query): the trade partner search. Its answer changes with what p owns,
         and with a change of owner in a group p owns all but one of: the `near` versions,
-        which a change of owner bumps for every such owner (memo.py)."""
+        which a change of owner bumps for every such owner (memo.py), of one player."""
         d = a.domain
-        if not (d.index == w.owner_index and d.key is None and len(d.others) == 2
-                and any(_is_local(e, p) for e in d.others)
+        if not (len(p) == 1 and d.index == w.owner_index and d.key is None
+                and len(d.others) == 2 and any(_is_player(e, p) for e in d.others)
                 and any(isinstance(e, ir.Const) and e.value == -1 for e in d.others)):
             return False
         for conjunct in chain_of(a.where, "and") if a.where is not None else ():
@@ -179,25 +189,25 @@ class Regions:
                 return True
         return False
 
-    def _all_but_one(self, e: ir.Expr, var: str, w: _Walk, p: str | None) -> str:
+    def _all_but_one(self, e: ir.Expr, var: str, w: _Walk, p: frozenset[str]) -> str:
         """The table index of `e` when it asks, from the counts the owner's writes keep,
         whether p owns every other entity of var's group; '' otherwise."""
         query = self._ownership_query(e, w)
         if query is None or not query.counted:
             return ""
         key = query.key
-        if not (_is_local(query.value, p) and _is_local(query.excluded, var)
+        if not (_is_player(query.value, p) and _is_local(query.excluded, var)
                 and isinstance(key, ir.Table) and key.element is None
                 and key.table == self.indexes[query.table_index].table
                 and _is_local(key.entity, var)):
             return ""
         return query.table_index
 
-    def _walked(self, d: ir.Domain, var: str, w: _Walk, p: str | None, facts: Facts) -> Facts:
+    def _walked(self, d: ir.Domain, var: str, w: _Walk, p: frozenset[str], facts: Facts) -> Facts:
         """The facts inside a walk of the domain: its member is p's when the walk is the
         owner's index keyed by p, or a read-only field's index keyed by a value p owns."""
         if d.index in self.counter_indexes:
-            if d.index != w.owner_index or d.others or not _is_local(d.key, p):
+            if d.index != w.owner_index or d.others or not _is_player(d.key, p):
                 raise _NotConfined  # the members by another counter, or another's
             w.counters.add(w.owner)
             return facts.owning(var)
@@ -205,7 +215,7 @@ class Regions:
             return facts.owning(var)
         return facts
 
-    def _learn(self, e: ir.Expr | None, w: _Walk, p: str | None, facts: Facts) -> Facts:
+    def _learn(self, e: ir.Expr | None, w: _Walk, p: frozenset[str], facts: Facts) -> Facts:
         """The facts that hold once `e` is true."""
         if isinstance(e, ir.Binary) and e.op == "and":
             return self._learn(e.right, w, p, self._learn(e.left, w, p, facts))
@@ -215,7 +225,7 @@ class Regions:
         wholly = self._owns_all(e, w, p)
         return facts.wholly(*wholly) if wholly else facts
 
-    def _expr(self, e: ir.Expr | None, w: _Walk, p: str | None, facts: Facts) -> None:
+    def _expr(self, e: ir.Expr | None, w: _Walk, p: frozenset[str], facts: Facts) -> None:
         if e is None:
             return
         if isinstance(e, ir.Binary) and e.op == "and":
@@ -259,7 +269,7 @@ class Regions:
         return any(isinstance(key, ir.Table) and key.table == table and key.entity == entity
                    and key.element is None for table, key in facts.whole)
 
-    def _call(self, e: ir.CallProc, w: _Walk, p: str | None, facts: Facts) -> None:
+    def _call(self, e: ir.CallProc, w: _Walk, p: frozenset[str], facts: Facts) -> None:
         callee = self.aggregates.get(e.function) or self.functions.get(e.function)
         if callee is None:
             return  # a decision, a deck: not in a memo (memo.py rules them out)
@@ -267,7 +277,7 @@ class Regions:
             raise _NotConfined
         w.calls.append(e.function)
         names = [name for name, _ in callee.params]
-        inner_p = next((names[i] for i, arg in enumerate(e.args) if _is_local(arg, p)), None)
+        inner_p = frozenset(names[i] for i, arg in enumerate(e.args) if _is_player(arg, p))
         inner = Facts(frozenset(names[i] for i, arg in enumerate(e.args)
                                 if isinstance(arg, ir.Local) and arg.name in facts.owned),
                       frozenset(self._passed(e.args, callee.params, facts)))
@@ -289,12 +299,12 @@ class Regions:
                 elif isinstance(key, ir.Table) and key.entity == arg and key.element is None:
                     yield table, dataclasses.replace(key, entity=ir.Local(t, name))
 
-    def _function(self, f: ir.Function, w: _Walk, p: str | None, facts: Facts) -> None:
+    def _function(self, f: ir.Function, w: _Walk, p: frozenset[str], facts: Facts) -> None:
         if {name for name, _ in f.params} & assigned_locals(f.body):
             raise _NotConfined  # a parameter's facts would not hold after the assignment
         self._body(f.body, w, p, facts)
 
-    def _body(self, body: tuple[ir.Stmt, ...], w: _Walk, p: str | None, facts: Facts) -> None:
+    def _body(self, body: tuple[ir.Stmt, ...], w: _Walk, p: frozenset[str], facts: Facts) -> None:
         for s in body:
             match s:
                 case ir.If():
@@ -320,23 +330,23 @@ class Regions:
 
     # ---- the shapes it recognizes -----------------------------------------------------
 
-    def _owner_test(self, e: ir.Expr | None, w: _Walk, p: str | None) -> ir.Expr | None:
+    def _owner_test(self, e: ir.Expr | None, w: _Walk, p: frozenset[str]) -> ir.Expr | None:
         """The entity of `e.owner == p` (or !=), else None."""
         if not (isinstance(e, ir.Binary) and e.op in ("==", "!=")):
             return None
         for owner, other in ((e.left, e.right), (e.right, e.left)):
             if isinstance(owner, ir.State) and owner.array == w.owner \
-                    and owner.entity is not None and _is_local(other, p):
+                    and owner.entity is not None and _is_player(other, p):
                 return owner.entity
         return None
 
     def _owns_all(self, e: ir.Expr | None, w: _Walk,
-                  p: str | None) -> tuple[str, ir.Expr] | None:
+                  p: frozenset[str]) -> tuple[str, ir.Expr] | None:
         """(field, value) when `e` is true only if p owns every entity whose read-only
         field has that value: `all(t.owner == p for t in ... where t.f == k)`, or a call of
         a procedure returning one."""
         query = self._ownership_query(e, w)
-        if query is None or query.excluded is not None or not _is_local(query.value, p):
+        if query is None or query.excluded is not None or not _is_player(query.value, p):
             return None
         return self.indexes[query.table_index].table, _unchecked(query.key)
 
@@ -438,5 +448,10 @@ def _unchecked(e: ir.Expr) -> ir.Expr:
     return e
 
 
-def _is_local(e: ir.Expr | None, name: str | None) -> bool:
-    return name is not None and isinstance(e, ir.Local) and e.name == name
+def _is_local(e: ir.Expr | None, name: str) -> bool:
+    return isinstance(e, ir.Local) and e.name == name
+
+
+def _is_player(e: ir.Expr | None, players: frozenset[str]) -> bool:
+    """Whether `e` is one of the player parameters whose holdings the walk follows."""
+    return isinstance(e, ir.Local) and e.name in players

@@ -37,6 +37,9 @@ QUESTIONS = (
     "    and supply > 0)\n}\n"
     "proc level_of(p: player) -> int {\n"
     "  return sum(s.level for s in spaces where s.owner == p)\n}\n"
+    # a question about two players' holdings: per owner, each player's version
+    "proc ahead(p: player, q: player) -> bool {\n"
+    "  return any(s in spaces where s.owner == p and s.level > level_of(q))\n}\n"
     # another player's spaces, a group not known to be p's, the supply read as a number
     "proc others(p: player) -> int {\n"
     "  return count(s in spaces where s.owner != p and s.level > 0)\n}\n"
@@ -61,7 +64,7 @@ ACTIONS = (
     "rule r { on turn(p: player) {\n"
     "  claim(p, s0)\n  raise_level(s0)\n  pledge(s1, true)\n  take(1)\n"
     "  move(p, level_of(p) + others(p) + tallest(p) + stock(p) + partners(p)"
-    " + (if wants(p) then 1 else 0))\n} }\n")
+    " + (if wants(p) then 1 else 0) + (if ahead(p, p) then 1 else 0))\n} }\n")
 
 RULES = BOARD + QUESTIONS + ACTIONS
 
@@ -91,6 +94,11 @@ def test_a_question_over_what_a_player_owns_is_versioned_per_owner(editions):
     assert memo["level_of"].per_owner == (("space_level", "p"), ("space_owner", "p"))
     assert memo["partners"].per_owner == (("space_owner", "p"),)
     assert memo["partners"].near == ("ix0_space_group",)
+    # neither player alone has every read: both players' versions
+    assert memo["ahead"].owner == "space_owner"
+    assert memo["ahead"].per_owner == (("space_level", "p"), ("space_level", "q"),
+                                       ("space_owner", "p"), ("space_owner", "q"))
+    assert memo["ahead"].reads == ()
 
 
 def test_the_ir_dump_shows_what_a_memo_follows(editions):
@@ -98,6 +106,8 @@ def test_the_ir_dump_shows_what_a_memo_follows(editions):
     dump = ir_text.program(program)
     assert "space_level owned by p, space_owner owned by p, space_pledged owned by p " \
         "changes; side of (game.game_supply > 0)" in dump
+    assert "kept until one of space_level owned by p, space_level owned by q, " \
+        "space_owner owned by p, space_owner owned by q changes" in dump
 
 
 def test_a_read_beyond_what_the_player_owns_keeps_the_whole_versions(editions):
@@ -143,6 +153,7 @@ def test_per_owner_memos_follow_every_write(editions):
     def expected(p: int) -> tuple:
         owner, level, pledged = ([state(name, s) for s in range(5)]
                                  for name in ("owner", "level", "pledged"))
+        levels = [sum(level[s] for s in range(5) if owner[s] == q) for q in range(3)]
         supply = game.state_get("g_game_supply", 0)
         mates = {s: [t for t in range(5) if groups[t] == groups[s]] for s in range(5)}
         wants = any(owner[s] == p and groups[s] >= 0 and all(owner[t] == p for t in mates[s])
@@ -153,12 +164,15 @@ def test_per_owner_memos_follow_every_write(editions):
                 sum(owner[s] != p and level[s] > 0 for s in range(5)),
                 sum(owner[s] == p and level[s] < supply for s in range(5)),
                 sum(owner[s] not in (-1, p) and groups[s] >= 0
-                    and all(owner[t] == p for t in mates[s] if t != s) for s in range(5)))
+                    and all(owner[t] == p for t in mates[s] if t != s) for s in range(5)),
+                [any(owner[s] == p and level[s] > levels[q] for s in range(5))
+                 for q in range(3)])
 
     def answers(g, p: int) -> tuple:
         return (bool(g.invoke(names["wants"], (p,))), g.invoke(names["level_of"], (p,)),
                 g.invoke(names["others"], (p,)), g.invoke(names["stock"], (p,)),
-                g.invoke(names["partners"], (p,)))
+                g.invoke(names["partners"], (p,)),
+                [bool(g.invoke(names["ahead"], (p, q))) for q in range(3)])
 
     rng = random.Random(7)
     for step in range(300):
