@@ -350,6 +350,10 @@ class Memo:
     # it is stamped by that player's version of that key (`held_key_version`) instead of
     # the player's whole hand's
     held_key: tuple[str, str] = ()
+    # (player parameter, decks): the cards it reads the holders of are that player's among
+    # a range of cards of these decks, so it is stamped by that player's versions of the
+    # decks (`held_deck_version`) instead of the whole hand's
+    held_decks: tuple[str, tuple[int, ...]] | tuple[()] = ()
 
     @property
     def slots(self) -> int:

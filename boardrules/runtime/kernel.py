@@ -7,18 +7,16 @@
 # rules. This file holds the game's state, the game loop, resting spaces, movement and
 # the turn order; kernel_primitives.py what the rules call (decks, money, players,
 # windows); kernel_decisions.py how decisions are answered; kernel_api.py what Python
-# calls between turns. It knows no edition's
-# names or numbers. Capacities are generic upper bounds that
-# the checker enforces. Every 64-bit operation is masked so that CPython's
-# unbounded ints and C's wrapping ones give the same random stream.
+# calls between turns. It knows no edition's names or numbers. Capacities are generic
+# upper bounds that the checker enforces. Every 64-bit operation is masked so that
+# CPython's unbounded ints and C's wrapping ones give the same random stream.
 #
-# Exception specifications: a method that returns a status (0) returns -1 on an
-# exception (`exceptval(-1)`: no error check on success); one that returns a
-# value signals an exception with the rare value -2147483647 (ERROR_VALUE below,
-# written out in the decorators as Cython needs), checked only when it comes back;
-# one that cannot raise is `noexcept` (`check=False`).
-# `end turn` and `end game` are not exceptions: they set `unwinding`, and every
-# caller that may see it returns at once, up to the game loop.
+# Exception specifications: a method that returns a status (0) returns -1 on an exception
+# (`exceptval(-1)`: no error check on success); one that returns a value signals an
+# exception with the rare value -2147483647 (ERROR_VALUE below, written out in the
+# decorators as Cython needs), checked only when it comes back; one that cannot raise is
+# `noexcept` (`check=False`). `end turn` and `end game` are not exceptions: they set
+# `unwinding`, and every caller that may see it returns at once, up to the game loop.
 #
 # Every C method is `final` but the hooks below that the edition's Game overrides:
 # Cython then calls it directly rather than through the class's table of methods, and
@@ -79,8 +77,7 @@ class Kernel:
     window_moves: cython.int[64]  # per window site: `moves` when all last passed
     window_turn: cython.int[64]  # per window site: the turn when all last passed
     rounds: cython.int
-    # Rounds of play: a round is complete when every player still in has had a turn since
-    # the last one was (the rules read it as `rounds`).
+    # Rounds of play (`rounds`): one ends when every player still in has had a turn in it.
     round_count = cython.declare(cython.int, visibility="readonly")
     had_turn: cython.uint  # a bit per seat that has had a turn in the round
     alive_seats: cython.uint  # a bit per seat still in (kept with n_alive)
@@ -109,9 +106,9 @@ class Kernel:
     held_version: cython.int[16]  # per player: bumped when the player gains or loses a card
     card_key: cython.int[512]  # each card's value of the field memos key hands by (the edition's)
     held_key_version: cython.int[256]  # per player and card key: a card of that key gained or lost
+    held_deck_version: cython.int[512]  # per player and deck: a card of that deck gained or lost
     alive_version: cython.int  # bumped when a player retires: memoized queries over players read it
-    # the range of a player's cash within which the question being worked out has the same
-    # answer (k_cash_at_least narrows it; a memo keeps it)
+    # the range of a player's cash with the same answer to the question being worked out
     cash_low: cython.longlong
     cash_high: cython.longlong
     # decisions
@@ -190,6 +187,7 @@ class Kernel:
             self.held_version = [0] * 16
             self.card_key = [0] * 512
             self.held_key_version = [0] * 256
+            self.held_deck_version = [0] * 512
             self.held_next = [0] * 512
             self.opts = [0] * 512
             self.rule_fired = [0] * 512
@@ -198,8 +196,10 @@ class Kernel:
             self.policy[i] = POLICY_DEFAULT
             self.held_first[i] = -1
             self.held_version[i] = 1
-        for i in range(256):
-            self.held_key_version[i] = 1
+        for i in range(512):  # the hands' versions per player and deck, and per card key
+            self.held_deck_version[i] = 1
+            if i < 256:
+                self.held_key_version[i] = 1
         self.round_count = 0
         self.bankruptcies = 0
         self.ended_by = END_NONE

@@ -181,16 +181,18 @@ class Primitives(Kernel):
     def k_set_holder(self, card: cython.int, p: cython.int) -> cython.int:
         """p holds the card now (-1: nobody). The holders' versions (what memoized questions
         about who holds a card read: of every card, of the old and the new holder's hands,
-        and of their cards of the card's key) move only when a holder really changes; each
-        player's list of cards, in card order, follows."""
+        and of their cards of the card's key and of its deck) move only when a holder really
+        changes; each player's list of cards, in card order, follows."""
         old: cython.int = self.card_holder[card]
         key: cython.int = self.card_key[card]
+        deck: cython.int = self.card_deck[card]
         at: cython.int
         if old == p:
             return 0
         if 0 <= old < CAP_PLAYERS:
             self.held_version[old] += 1
             self.held_key_version[old * CAP_CARD_KEYS + key] += 1
+            self.held_deck_version[old * CAP_DECKS + deck] += 1
             at = self.held_first[old]
             if at == card:
                 self.held_first[old] = self.held_next[card]
@@ -201,6 +203,7 @@ class Primitives(Kernel):
         if 0 <= p < CAP_PLAYERS:
             self.held_version[p] += 1
             self.held_key_version[p * CAP_CARD_KEYS + key] += 1
+            self.held_deck_version[p * CAP_DECKS + deck] += 1
             at = self.held_first[p]
             if at < 0 or at > card:
                 self.held_next[card] = at

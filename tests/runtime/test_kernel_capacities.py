@@ -25,6 +25,7 @@ SIZE_OF = {
 def _expected() -> dict[str, int]:
     expected = {name: CAPACITY[what] for what, names in SIZE_OF.items() for name in names}
     expected["held_key_version"] = CAPACITY["players"] * CAPACITY["card_keys"]
+    expected["held_deck_version"] = CAPACITY["players"] * CAPACITY["decks"]
     return expected
 
 

@@ -15,6 +15,11 @@ hand (its domain is that hand, or its filter has `holds(p, c)`) and to one value
 of the field given by an enum parameter (a filter `c.f == t`, or a domain indexed
 by f at t), reads who holds a card nowhere else and calls nothing (what it calls
 could read other hands).
+
+Likewise a question that walks one player's cards among a fixed range of cards, all of one
+or two decks (`sum(c.miles for c in cards done where holds(p, c))`: a deck's cards are one
+range), is stamped by that player's versions of those decks (`held_deck_version`, Memo.
+held_decks): a card of another deck changing hands keeps its value.
 """
 
 from __future__ import annotations
@@ -41,6 +46,15 @@ class HandKey:
     table: str  # that field
 
 
+@dataclass(frozen=True)
+class HandDecks:
+    player: str  # the parameter whose hand it reads
+    decks: tuple[int, ...]  # the decks of the cards it may walk
+
+
+MAX_HAND_DECKS = 2  # a walk over more decks' cards is left to the whole hand's version
+
+
 def hand_keys(program: ir.Program) -> dict[str, HandKey]:
     """The aggregates that read one player's cards of one kind, by name: those that test
     the card field the most of them test (the kernel keeps one key)."""
@@ -55,21 +69,47 @@ def hand_keys(program: ir.Program) -> dict[str, HandKey]:
     return {name: key for name, key in found.items() if key.table == chosen}
 
 
-def _hand_key(a: ir.Aggregate, enums: dict[str, tuple[str, ...]],
-             tables: dict[str, ir.TableData], indexes: dict[str, str]) -> HandKey | None:
-    """How `a` reads the holders of cards: one player's cards of one key, or None (the
-    program's enums, tables by name, and each table index's table)."""
+def hand_decks(program: ir.Program) -> dict[str, HandDecks]:
+    """The aggregates that read one player's cards among a range of cards of few decks."""
+    deck_of = {card: d for d, deck in enumerate(program.decks) for card in deck.cards}
+    found = {}
+    for a in program.aggregates:
+        d, player = a.domain, _one_hand(a)
+        if player is None or d.kind != "range" or d.index == HELD \
+                or not isinstance(d.low, ir.Const) or not isinstance(d.high, ir.Const):
+            continue  # (an index, a bit or a kept walk visits members of the range only)
+        decks = {deck_of.get(card, -1) for card in range(d.low.value, d.high.value)}
+        if decks and -1 not in decks and len(decks) <= MAX_HAND_DECKS \
+                and len(decks) < len(program.decks):  # (all of them: the whole hand's)
+            found[a.name] = HandDecks(player, tuple(sorted(decks)))
+    return found
+
+
+def _one_hand(a: ir.Aggregate) -> str | None:
+    """The player parameter whose hand alone `a` reads who holds a card of (its walk
+    restricted to that hand), calling nothing; else None."""
     params = {name: t for name, t in a.params}
     var = ir.Local(ir.Type("card"), a.var)
     conjuncts = chain_of(a.where, "and") if a.where is not None else []
     player = _hand_of(a.domain, conjuncts, var, params)
+    if player is None or any(
+            isinstance(n, ir.CallProc) or isinstance(n, ir.Derived) and n.what == HOLDERS
+            or isinstance(n, ir.KernelCall) and n.function == "k_holds"
+            and not _holds(n, player, var) for n in aggregate_nodes(a)):
+        return None
+    return player
+
+
+def _hand_key(a: ir.Aggregate, enums: dict[str, tuple[str, ...]],
+             tables: dict[str, ir.TableData], indexes: dict[str, str]) -> HandKey | None:
+    """How `a` reads the holders of cards: one player's cards of one key, or None (the
+    program's enums, tables by name, and each table index's table)."""
+    player = _one_hand(a)
     if player is None:
         return None
-    nodes = aggregate_nodes(a)
-    if any(isinstance(n, ir.CallProc) or isinstance(n, ir.Derived) and n.what == HOLDERS
-           or isinstance(n, ir.KernelCall) and n.function == "k_holds"
-           and not _holds(n, player, var) for n in nodes):
-        return None
+    var = ir.Local(ir.Type("card"), a.var)
+    conjuncts = chain_of(a.where, "and") if a.where is not None else []
+    params = {name: t for name, t in a.params}
     for table, key in _keys(a.domain, conjuncts, var, indexes):
         data = tables.get(table)
         t = params.get(key)

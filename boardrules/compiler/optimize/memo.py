@@ -47,7 +47,7 @@ from ..diagnostics import Reporter
 from .cash_ranges import cash_ranged
 from .effects import Effects, asked_in_windows
 from .field_versions import FieldVersions, FieldWalk, Within, field_walk, passed, per_field
-from .hand_keys import hand_keys
+from .hand_keys import hand_decks, hand_keys
 from .index import HELD
 from .integers import Ranges
 from .regions import Regions
@@ -299,6 +299,7 @@ class MemoVersions:
     sides: tuple[tuple[str, tuple[ir.Expr, ...]], ...] = ()
     near: tuple[NearField, ...] = ()  # (`mvn_`)
     per_field: tuple[FieldVersions, ...] = ()  # (`mvf_`: field_versions.py)
+    held_decks: bool = False  # whether a memo follows the kernel's versions per hand and deck
 
     @classmethod
     def of(cls, program: ir.Program) -> MemoVersions:
@@ -324,7 +325,8 @@ class MemoVersions:
             tuple(NearField(f"mvn_{owner}_{table_index}", owner, owner_index[owner].offset,
                             owner_index[owner].values, table_index)
                   for owner, table_index in near),
-            FieldVersions.of(program))
+            FieldVersions.of(program),
+            any(memo.held_decks for memo in memos))
 
     def bumped_by(self, array: str) -> list[str]:
         """The fields a write of `array` bumps."""
@@ -489,6 +491,15 @@ def _by_parameter(a: ir.Aggregate, reads: frozenset[tuple[str, int]], keys: list
     return tuple(sorted(anywhere)), tuple(sorted(keyed))
 
 
+def _hand_apart(per_entity: tuple[tuple[str, str], ...], whole: tuple[str, ...], player: str
+                ) -> tuple[tuple[str, str], ...] | None:
+    """The per-entity versions without `player`'s whole hand, when the memo reads that hand
+    and no other (then stamped by a finer version of it: hand_keys.py)."""
+    if (HOLDERS, player) not in per_entity or HOLDERS in whole:
+        return None
+    return tuple(e for e in per_entity if e != (HOLDERS, player))
+
+
 def _keyable(program: ir.Program) -> dict[str, str]:
     """Each counter of an entity type whose writes all name their entity by a local or a
     constant (the generated write bumps that entity's version without evaluating it
@@ -513,7 +524,8 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
     owner_of: dict[str, str] = {}  # each counter versioned per owner: by which owner counter
     int_dims = _int_dimensions(program)
     field_owner = {t.name: t.owner for t in program.tables}
-    hands = hand_keys(program)  # hands versioned per card kind (hand_keys.py)
+    hands = hand_keys(program)  # hands versioned per card kind, or per deck (hand_keys.py)
+    decks = hand_decks(program)
     base = 0
     aggregates = []
     for a in program.aggregates:
@@ -543,15 +555,18 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
                     owner_of.update(dict.fromkeys(owned.counters, owned.owner))
             depends, fields = per_field(a, depends, keyable, field_owner)
             whole, per_entity = _by_parameter(a, depends, keys, keyable | KERNEL_KEYABLE)
-            by_key = hands.get(a.name)
+            by_key, by_decks = hands.get(a.name), decks.get(a.name)
             held_key: tuple[str, str] = ()
-            if by_key is not None and (HOLDERS, by_key.player) in per_entity \
-                    and HOLDERS not in whole:
-                per_entity = tuple(e for e in per_entity if e != (HOLDERS, by_key.player))
-                held_key = (by_key.player, by_key.key)
+            held_decks: tuple[str, tuple[int, ...]] | tuple[()] = ()
+            if by_key is not None and (
+                    apart := _hand_apart(per_entity, whole, by_key.player)) is not None:
+                per_entity, held_key = apart, (by_key.player, by_key.key)
+            elif by_decks is not None and (
+                    apart := _hand_apart(per_entity, whole, by_decks.player)) is not None:
+                per_entity, held_decks = apart, (by_decks.player, by_decks.decks)
             memo = ir.Memo(whole, base, tuple(dims), cash_of, bool(ranged),
                            tuple(keys) if any(table for table, _ in keys) else (), per_entity,
-                           per_field=fields, held_key=held_key)
+                           per_field=fields, held_key=held_key, held_decks=held_decks)
             if owned is not None:
                 memo = dataclasses.replace(memo, thresholds=owned.thresholds)
             if owned is not None and not by_group:
