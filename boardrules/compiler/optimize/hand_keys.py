@@ -72,12 +72,13 @@ def hand_keys(program: ir.Program) -> dict[str, HandKey]:
 def hand_decks(program: ir.Program) -> dict[str, HandDecks]:
     """The aggregates that read one player's cards among a range of cards of few decks."""
     deck_of = {card: d for d, deck in enumerate(program.decks) for card in deck.cards}
+    ranged = {ix.name for ix in program.indexes}  # (built over the walk's range)
     found = {}
     for a in program.aggregates:
         d, player = a.domain, _one_hand(a)
-        if player is None or d.kind != "range" or d.index == HELD \
+        if player is None or d.kind != "range" or d.index and d.index not in ranged \
                 or not isinstance(d.low, ir.Const) or not isinstance(d.high, ir.Const):
-            continue  # (an index, a bit or a kept walk visits members of the range only)
+            continue  # (a table index's, a bit or a kept walk visits members of the range)
         decks = {deck_of.get(card, -1) for card in range(d.low.value, d.high.value)}
         if decks and -1 not in decks and len(decks) <= MAX_HAND_DECKS \
                 and len(decks) < len(program.decks):  # (all of them: the whole hand's)
