@@ -25,7 +25,8 @@ from .optimize.fold import Folder, negate
 from .optimize.hand_keys import card_keys
 from .optimize.index import HELD, is_none_const, sides
 from .optimize.integers import Ranges
-from .optimize.memo import KERNEL_PER_ENTITY, KERNEL_VERSIONS, SIDES, MemoVersions
+from .optimize.memo import KERNEL_PER_ENTITY, KERNEL_VERSIONS, SIDES
+from .optimize.memo_versions import MemoVersions
 from .optimize.prechecks import reads_hoisted
 from .optimize.unwinding import raises_unwind
 from .optimize.walk import (

@@ -21,7 +21,7 @@ from boardrules.compiler.codegen import (
     padded,
     pystr,
 )
-from boardrules.compiler.optimize.memo import MemoVersions
+from boardrules.compiler.optimize.memo_versions import MemoVersions
 from boardrules.compiler.pipeline import compile_rules
 from boardrules.runtime.loader import load_module
 
