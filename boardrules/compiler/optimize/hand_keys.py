@@ -1,12 +1,12 @@
 """Memos of a player's cards of one kind, versioned per player and kind.
 
-`count(c in cards where holds(p, c) and c.res == t)` (how many chips of type t p
+`count(c in cards where holds(p, c) and c.res == t)` (how many cards of type t p
 holds) depends only on p's cards of type t, but a memo stamped by p's whole hand
 (`held_version[p]`) is outdated by every card p gains or loses, and all of p's
 slots, one per type, are worked out again. The kernel keeps, besides, a version
 per player and value of one card field (`held_key_version`, the field's value of
 each card in `card_key`); a memo of such an aggregate is stamped by p's version of
-t instead (Memo.held_key), so that a chip of another type changing hands keeps
+t instead (Memo.held_key), so that a card of another type changing hands keeps
 its value. One field per program (the kernel keeps one key): the one the most
 such aggregates test.
 
@@ -17,8 +17,8 @@ by f at t), reads who holds a card nowhere else and calls nothing (what it calls
 could read other hands).
 
 Likewise a question that walks one player's cards among a fixed range of cards, all of one
-or two decks (`sum(c.miles for c in cards done where holds(p, c))`: a deck's cards are one
-range), is stamped by that player's versions of those decks (`held_deck_version`, Memo.
+or two decks (`sum(c.points for c in cards bonus where holds(p, c))`: a deck's cards are
+one range), is stamped by that player's versions of those decks (`held_deck_version`, Memo.
 held_decks): a card of another deck changing hands keeps its value.
 """
 

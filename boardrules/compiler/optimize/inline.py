@@ -124,12 +124,12 @@ def _duplicable(arg: ir.Expr) -> bool:
 
 def lets_as_arguments(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
     """A procedure that binds its locals first, from its parameters, and then only returns
-    (`let floor = target_floor(p)`, then `if floor == 3 { return ... }` and so on) becomes
+    (`let level = next_level(p)`, then `if level == 3 { return ... }` and so on) becomes
     a call of a variant that takes those locals as parameters, with their expressions as
     the arguments: the same evaluation, in the same order. Called inside an aggregate's
     loop, the argument that does not depend on the loop variable is then hoisted out of
-    it, and the variant, one expression, inlined: `need_of(p, r)` for each resource r
-    asks for p's target floor once instead of once for each resource."""
+    it, and the variant, one expression, inlined: `need_of(p, r)` for each value r asks
+    for p's next level once instead of once for each value."""
     names = {f.name for f in program.functions} | {a.name for a in program.aggregates}
     functions: list[ir.Function] = []
     for f in program.functions:
