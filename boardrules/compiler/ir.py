@@ -353,7 +353,7 @@ class Memo:
     # (player parameter, decks): the cards it reads the holders of are that player's among
     # a range of cards of these decks, so it is stamped by that player's versions of the
     # decks (`held_deck_version`) instead of the whole hand's
-    held_decks: tuple[str, tuple[int, ...]] | tuple[()] = ()
+    held_decks: tuple[str, tuple[tuple[int, str], ...]] | tuple[()] = ()  # (decks: number, name)
 
     @property
     def slots(self) -> int:

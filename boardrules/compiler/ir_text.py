@@ -89,8 +89,8 @@ def memo_follows(m: ir.Memo) -> list[str]:
     return [*(f"{array} of {param}" for array, param in m.per_entity),
             *([f"card_holder of {m.held_key[0]}'s cards of {m.held_key[1]}"] if m.held_key
               else []),
-            *([f"card_holder of {m.held_decks[0]}'s cards of deck "
-               f"{' and '.join(str(d) for d in m.held_decks[1])}"] if m.held_decks else []),
+            *([f"card_holder of {m.held_decks[0]}'s cards of "
+               f"{' and '.join(name for _, name in m.held_decks[1])}"] if m.held_decks else []),
             *(f"{array} owned by {param}" for array, param in m.per_owner),
             *(f"{array} of {param}" if direct else f"{array} of {param}'s {table}"
               for array, param, table, direct in m.per_field)]

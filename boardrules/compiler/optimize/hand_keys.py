@@ -49,7 +49,7 @@ class HandKey:
 @dataclass(frozen=True)
 class HandDecks:
     player: str  # the parameter whose hand it reads
-    decks: tuple[int, ...]  # the decks of the cards it may walk
+    decks: tuple[tuple[int, str], ...]  # the decks of the cards it may walk: number, name
 
 
 MAX_HAND_DECKS = 2  # a walk over more decks' cards is left to the whole hand's version
@@ -82,7 +82,8 @@ def hand_decks(program: ir.Program) -> dict[str, HandDecks]:
         decks = {deck_of.get(card, -1) for card in range(d.low.value, d.high.value)}
         if decks and -1 not in decks and len(decks) <= MAX_HAND_DECKS \
                 and len(decks) < len(program.decks):  # (all of them: the whole hand's)
-            found[a.name] = HandDecks(player, tuple(sorted(decks)))
+            found[a.name] = HandDecks(player, tuple((d, program.decks[d].name)
+                                                    for d in sorted(decks)))
     return found
 
 

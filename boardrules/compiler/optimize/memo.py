@@ -422,7 +422,7 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
             whole, per_entity = _by_parameter(a, depends, keys, keyable | KERNEL_KEYABLE)
             by_key, by_decks = hands.get(a.name), decks.get(a.name)
             held_key: tuple[str, str] = ()
-            held_decks: tuple[str, tuple[int, ...]] | tuple[()] = ()
+            held_decks: tuple[str, tuple[tuple[int, str], ...]] | tuple[()] = ()
             if by_key is not None and (
                     apart := _hand_apart(per_entity, whole, by_key.player)) is not None:
                 per_entity, held_key = apart, (by_key.player, by_key.key)
