@@ -25,7 +25,7 @@ held_decks): a card of another deck changing hands keeps its value.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from .. import ir
@@ -55,45 +55,36 @@ class HandDecks:
 MAX_HAND_DECKS = 2  # a walk over more decks' cards is left to the whole hand's version
 
 
-def hand_keys(program: ir.Program) -> dict[str, HandKey]:
-    """The aggregates that read one player's cards of one kind, by name: those that test
-    the card field the most of them test (the kernel keeps one key)."""
+def hand_versions(program: ir.Program) -> tuple[dict[str, HandKey], dict[str, HandDecks]]:
+    """The aggregates that read one player's hand alone, by name: those that read its cards
+    of one kind (of the card field the most of them test: the kernel keeps one key), and
+    those that read its cards among a range of cards of few decks."""
     tables = {t.name: t for t in program.tables}
     indexes = {ix.name: ix.table for ix in program.indexes}
-    found = {a.name: key for a in program.aggregates
-             if (key := _hand_key(a, program.enums, tables, indexes)) is not None}
-    counts = Counter(key.table for key in found.values())
-    if not counts:
-        return {}
-    chosen = min(counts, key=lambda table: (-counts[table], table))
-    return {name: key for name, key in found.items() if key.table == chosen}
-
-
-def hand_decks(program: ir.Program) -> dict[str, HandDecks]:
-    """The aggregates that read one player's cards among a range of cards of few decks."""
     deck_of = {card: d for d, deck in enumerate(program.decks) for card in deck.cards}
-    ranged = {ix.name for ix in program.indexes}  # (built over the walk's range)
-    found = {}
+    keys: dict[str, HandKey] = {}
+    decks: dict[str, HandDecks] = {}
     for a in program.aggregates:
-        d, player = a.domain, _one_hand(a)
-        if player is None or d.kind != "range" or d.index and d.index not in ranged \
-                or not isinstance(d.low, ir.Const) or not isinstance(d.high, ir.Const):
-            continue  # (a table index's, a bit or a kept walk visits members of the range)
-        decks = {deck_of.get(card, -1) for card in range(d.low.value, d.high.value)}
-        if decks and -1 not in decks and len(decks) <= MAX_HAND_DECKS \
-                and len(decks) < len(program.decks):  # (all of them: the whole hand's)
-            found[a.name] = HandDecks(player, tuple((d, program.decks[d].name)
-                                                    for d in sorted(decks)))
-    return found
+        var = ir.Local(ir.Type("card"), a.var)
+        conjuncts = chain_of(a.where, "and") if a.where is not None else []
+        player = _one_hand(a, var, conjuncts)
+        if player is None:
+            continue
+        if (key := _hand_key(a, player, var, conjuncts, program.enums, tables,
+                             indexes)) is not None:
+            keys[a.name] = key
+        if (held := _hand_decks(a.domain, player, deck_of, program.decks,
+                                indexes.keys())) is not None:
+            decks[a.name] = held
+    counts = Counter(key.table for key in keys.values())
+    chosen = min(counts, key=lambda table: (-counts[table], table)) if counts else ""
+    return {name: key for name, key in keys.items() if key.table == chosen}, decks
 
 
-def _one_hand(a: ir.Aggregate) -> str | None:
+def _one_hand(a: ir.Aggregate, var: ir.Local, conjuncts: list[ir.Expr]) -> str | None:
     """The player parameter whose hand alone `a` reads who holds a card of (its walk
     restricted to that hand), calling nothing; else None."""
-    params = {name: t for name, t in a.params}
-    var = ir.Local(ir.Type("card"), a.var)
-    conjuncts = chain_of(a.where, "and") if a.where is not None else []
-    player = _hand_of(a.domain, conjuncts, var, params)
+    player = _hand_of(a.domain, conjuncts, var, {name: t for name, t in a.params})
     if player is None or any(
             isinstance(n, ir.CallProc) or isinstance(n, ir.Derived) and n.what == HOLDERS
             or isinstance(n, ir.KernelCall) and n.function == "k_holds"
@@ -102,15 +93,12 @@ def _one_hand(a: ir.Aggregate) -> str | None:
     return player
 
 
-def _hand_key(a: ir.Aggregate, enums: dict[str, tuple[str, ...]],
-             tables: dict[str, ir.TableData], indexes: dict[str, str]) -> HandKey | None:
-    """How `a` reads the holders of cards: one player's cards of one key, or None (the
-    program's enums, tables by name, and each table index's table)."""
-    player = _one_hand(a)
-    if player is None:
-        return None
-    var = ir.Local(ir.Type("card"), a.var)
-    conjuncts = chain_of(a.where, "and") if a.where is not None else []
+def _hand_key(a: ir.Aggregate, player: str, var: ir.Local, conjuncts: list[ir.Expr],
+              enums: dict[str, tuple[str, ...]], tables: dict[str, ir.TableData],
+              indexes: dict[str, str]) -> HandKey | None:
+    """One player's cards of one key, when the walk keeps to one value of a card field
+    given by an enum parameter; else None (the program's enums, tables by name, and each
+    table index's table)."""
     params = {name: t for name, t in a.params}
     for table, key in _keys(a.domain, conjuncts, var, indexes):
         data = tables.get(table)
@@ -120,6 +108,21 @@ def _hand_key(a: ir.Aggregate, enums: dict[str, tuple[str, ...]],
                 and all(-1 <= v < CARD_KEYS - 1 for v in data.values)):
             return HandKey(player, key, table)
     return None
+
+
+def _hand_decks(d: ir.Domain, player: str, deck_of: dict[int, int],
+                program_decks: tuple[ir.Deck, ...], ranged: Iterable[str]) -> HandDecks | None:
+    """The player's cards among a range of cards of one or two decks (not all of them),
+    when the walk keeps to that range; else None."""
+    if d.kind != "range" or d.index and d.index not in ranged \
+            or not isinstance(d.low, ir.Const) or not isinstance(d.high, ir.Const):
+        return None  # (a table index's walk, built over the range, bits or kept members
+        # visit members of the range only; a counter index's could visit others)
+    decks = {deck_of.get(card, -1) for card in range(d.low.value, d.high.value)}
+    if not decks or -1 in decks or len(decks) > MAX_HAND_DECKS \
+            or len(decks) == len(program_decks):  # (all of them: the whole hand's)
+        return None
+    return HandDecks(player, tuple((n, program_decks[n].name) for n in sorted(decks)))
 
 
 def _hand_of(d: ir.Domain, conjuncts: list[ir.Expr], var: ir.Local,

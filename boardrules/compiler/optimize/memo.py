@@ -46,7 +46,7 @@ from ..diagnostics import Reporter
 from .cash_ranges import cash_ranged
 from .effects import Effects, asked_in_windows
 from .field_versions import FieldWalk, Within, field_walk, passed, per_field
-from .hand_keys import hand_decks, hand_keys
+from .hand_keys import hand_versions
 from .index import HELD
 from .integers import Ranges
 from .regions import Regions
@@ -389,8 +389,7 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
     owner_of: dict[str, str] = {}  # each counter versioned per owner: by which owner counter
     int_dims = _int_dimensions(program)
     field_owner = {t.name: t.owner for t in program.tables}
-    hands = hand_keys(program)  # hands versioned per card kind, or per deck (hand_keys.py)
-    decks = hand_decks(program)
+    hands, decks = hand_versions(program)  # per card kind, or per deck (hand_keys.py)
     base = 0
     aggregates = []
     for a in program.aggregates:
