@@ -161,13 +161,14 @@ def check_capacity(program: ir.Program) -> list[str]:
 ERROR_VALUE = kernel_constants("ERROR_VALUE")["ERROR_VALUE"]
 
 
-def exception_spec(fx: Effects, name: str, returns: ir.Type | str) -> str:
+def exception_spec(fx: Effects, name: str, returns: ir.Type | str, raises: bool = False) -> str:
     """The Cython exception specification of a generated function: `noexcept` when it cannot
-    raise, otherwise one that costs a check only on failure (or on the rare ERROR_VALUE)."""
+    raise (and `raises` does not say it does: a mask's walk, whose errors its caller keeps),
+    otherwise one that costs a check only on failure (or on the rare ERROR_VALUE)."""
     kind = returns if isinstance(returns, str) else returns.name
     if kind in ("str", "check"):
         return ""  # a Python object: NULL signals the exception
-    if name not in fx.unsafe:
+    if name not in fx.unsafe and not raises:
         return "@cython.exceptval(check=False)"
     if kind in ("void", "error"):
         return "@cython.exceptval(-1)"
@@ -343,7 +344,8 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
     tables = {t.name: t for t in program.tables if t.stride == 1}
     return {
         "fx": effects,
-        "exception_spec": lambda name, returns: exception_spec(effects, name, returns),
+        "exception_spec": lambda name, returns, raises=False: exception_spec(effects, name,
+                                                                             returns, raises),
         "unwinding_call": lambda e: node_unwinds(e, effects),
         "c_division": lambda e: (nonnegative(e.left, tables) and isinstance(e.right, ir.Const)
                                  and nonnegative(e.right, tables) and e.right.value != 0),

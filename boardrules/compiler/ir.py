@@ -376,7 +376,8 @@ class Kept:
 
 @dataclass(frozen=True)
 class Aggregate:
-    """count/sum/any/all/max_of/min_of/best over a domain, lifted to a method."""
+    """count/sum/any/all/max_of/min_of/best over a domain, lifted to a method; `mask`: the
+    members that pass as a word's bits (optimize/masks.py)."""
 
     name: str
     kind: str

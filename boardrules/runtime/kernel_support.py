@@ -203,6 +203,19 @@ def bit_of(x: cython.int) -> cython.ulonglong:
 
 
 @cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def bit_count(word: cython.int) -> cython.int:
+    """The set bits of a non-negative 32-bit word: the members a filter's parts have in
+    common (optimize/masks.py), one step a member, not a step a candidate."""
+    n: cython.int = 0
+    while word:
+        word &= word - 1
+        n += 1
+    return n
+
+
+@cython.cfunc
 @cython.exceptval(-2147483647, check=True)
 def overflow(value: cython.longlong) -> cython.int:
     raise RuleError(f"integer overflow: {value} does not fit in 32 bits ({INT_MIN} to {INT_MAX})")

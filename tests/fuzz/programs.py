@@ -261,7 +261,7 @@ class Generator:
                 return f"any({var} in {domain} where {self.bool_(inner, d, True)})"
             return f"all({self.bool_(inner, d, True)} for {var} in {domain})"
         if kind == "entity":
-            s, q = r.choice(env.spaces), r.choice(env.players)
+            s, q, q2 = r.choice(env.spaces), r.choice(env.players), r.choice(env.players)
             value = self.int_(Env([], [], ["z"]), 0, True)  # of the candidate z
             return r.choice((f"{s}.owner == {q}", f"{s}.owner != none", f"holds({q}, c_keep)",
                              f"{q}.alive", f"{q}.hue == red", f"{s} == space_at({q}.seat)",
@@ -275,7 +275,13 @@ class Generator:
                              f"any(t in spaces where t.owner == {q} and t.level > "
                              f"{r.choice((0, 1, 5))} and pinged > {r.choice((0, 3))})",
                              f"sum(t.level for t in spaces where t.owner == {q}) > "
-                             f"{r.choice((0, 2))}"))
+                             f"{r.choice((0, 2))}",
+                             # a part per player: words of bits (factor-masks)
+                             f"any(fq in players where fq != {q} and any(fk in 0 to 3 where "
+                             f"{q}.flags[fk] > {r.choice((0, 1))} and fq.flags[fk] <= "
+                             f"{r.choice((0, 2))}))",
+                             f"best(count(fk in 0 to 3 where {q}.flags[fk] != 0 and "
+                             f"fq.flags[fk] > {r.choice((-1, 1))}) for fq in players) == {q2}"))
         if kind == "ask" and not pure:
             return f"ask yes({r.choice(env.players)}, {self.int_(env, d, True)})"
         return f"{self.int_(env, d, pure)} > 0"

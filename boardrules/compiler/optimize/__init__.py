@@ -36,6 +36,7 @@ from .inline import (
 )
 from .integers import drop_proven_checks, narrow_integers
 from .keep import keep_candidates
+from .masks import factor_masks
 from .memo import memoize_aggregates
 from .none_slots import drop_none_slots
 from .prechecks import invariant_prechecks
@@ -55,6 +56,7 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("eliminate-inlined-some", eliminate_some),
     ("some-of-declared-data", some_of_declared_data),
     ("merge-aggregates", merge_aggregates),
+    ("factor-masks", factor_masks),
     ("hoist-invariants", hoist_invariants),
     ("inline-hoisted", inline_hoisted),
     ("lift-early-exits", lift_early_exits),

@@ -23,7 +23,8 @@ PURE_SAFE_KERNEL = frozenset({"min", "max", "abs", "k_distance", "k_space_at", "
                               # it closes a window that would close at once (blind_writes.py)
                               "k_window_open_seen",
                               "k_cash_at_least",  # it writes only a memo's scratch range
-                              "k_default_answers"})
+                              "k_default_answers",
+                              "bit_count"})  # the members two words of bits share (masks.py)
 # Kernel primitives that open a window (statements.py, blind_writes.py).
 WINDOW_OPENS = frozenset({"k_window_open", "k_window_open_seen"})
 # Kernel primitives that change nothing but may raise (or run Python code).
@@ -179,19 +180,22 @@ def analyse(program: ir.Program) -> Effects:
     itself, then, through the call graph, to every function that calls it."""
     code = program_code(program)
     recursive = _recursive(code)
+    # a word of bits keeps a rules error of its filter as -1 (optimize/masks.py): safe
+    catching = {a.name for a in program.aggregates if a.kind == "mask"}
     flags = [{name for name, c in code.items() if own(c)}
              for own in (lambda c: c.writes, lambda c: c.raises, lambda c: c.ends_turn)]
     impure, unsafe, unwinding = flags
+    unsafe -= catching
     unsafe |= recursive
     callers: dict[str, set[str]] = {}
     for name, c in code.items():
         for callee in c.calls:
             callers.setdefault(callee, set()).add(name)
-    for flagged in flags:
+    for flagged, stops in zip(flags, (set(), catching, set()), strict=True):
         stack = list(flagged)
         while stack:
             for caller in callers.get(stack.pop(), ()):
-                if caller not in flagged:
+                if caller not in flagged and caller not in stops:
                     flagged.add(caller)
                     stack.append(caller)
     # a call that ends the turn inside an expression leaves it by an exception

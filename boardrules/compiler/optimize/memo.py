@@ -325,14 +325,16 @@ def _cash_ranged(a: ir.Aggregate, param: str, fx: Effects) -> ir.Aggregate | Non
 
 
 def _queries(program: ir.Program) -> set[str]:
-    """The aggregates that procedures, rules or other aggregates call. One only a decision
-    calls is left alone: the answer is acted on at once, so the same question rarely
-    comes again before what it read has changed."""
+    """The aggregates that procedures, rules or other aggregates call, and the words of bits
+    (asked where a walk's hoisted values are). One only a decision calls is left alone: the
+    answer is acted on at once, so the same question rarely comes again before what it
+    read has changed."""
     exprs = [n for f in program.functions for n in body_exprs(f.body)]
     exprs += [n for a in program.aggregates
               for e in (*domain_exprs(a.domain), a.where, a.value, a.guard)
               for n in walk_expr(e)]
-    return {n.function for n in exprs if isinstance(n, ir.CallProc)}
+    return {n.function for n in exprs if isinstance(n, ir.CallProc)} | {
+        a.name for a in program.aggregates if a.kind == "mask"}  # (there to be kept: masks.py)
 
 
 def _by_parameter(a: ir.Aggregate, reads: frozenset[tuple[str, int]], keys: list,
