@@ -23,12 +23,15 @@ from .effects import Effects
 from .walk import map_children, reads_local, rewrite_top_down, walk_expr
 
 
-def _hoisted(exprs: tuple[ir.Expr | None, ...], var: str, prefix: str, fx: Effects
+def _hoisted(exprs: tuple[ir.Expr | None, ...], var: str, prefix: str, fx: Effects,
+             eager: bool = False
              ) -> tuple[tuple[ir.Expr | None, ...], tuple[tuple[str, ir.Expr], ...]]:
     """The expressions with each largest pure and safe part that calls a procedure and does
     not read `var` replaced by a hoisted value (identical parts share one), and those values
     by name. The largest: `if p.cash >= reserve then none else sale_for(p)` is hoisted
-    whole, so that the call is still made only when the cash is short."""
+    whole, so that the call is still made only when the cash is short. `eager`: one that
+    may fail is worked out before the walk too (a word of bits, whose failure anywhere is
+    the same -1: masks.py)."""
     hoisted: dict[ir.Expr, str] = {}
 
     def replace(e: ir.Expr) -> ir.Expr | None:
@@ -36,7 +39,7 @@ def _hoisted(exprs: tuple[ir.Expr | None, ...], var: str, prefix: str, fx: Effec
         if reads_local(e, var) or not (calls or _chosen_by_game(e)) or not fx.expr_is_pure(e):
             return None
         name = hoisted.setdefault(e, f"{prefix}_{len(hoisted)}")
-        return ir.Hoisted(e.type, name, lazy=not fx.expr_is_safe(e))
+        return ir.Hoisted(e.type, name, lazy=not eager and not fx.expr_is_safe(e))
 
     rewritten = tuple(rewrite_top_down(e, replace) for e in exprs)
     return rewritten, tuple((name, e) for e, name in hoisted.items())
@@ -51,7 +54,8 @@ def _chosen_by_game(e: ir.Expr) -> bool:
 
 
 def _hoist(a: ir.Aggregate, fx: Effects) -> ir.Aggregate:
-    (where, value), hoisted = _hoisted((a.where, a.value), a.var, a.name, fx)
+    (where, value), hoisted = _hoisted((a.where, a.value), a.var, a.name, fx,
+                                       eager=a.kind == "mask")
     if not hoisted:
         return a
     return dataclasses.replace(a, where=where, value=value, hoisted=hoisted)

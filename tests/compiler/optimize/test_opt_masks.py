@@ -35,12 +35,20 @@ proc partner(p: player) -> player? {
 proc boosted_spare(p: player, q: player) -> bool {
   return any(r in each resource where p.res[r] > 0 and boosted(q.res[r]) > 5)
 }
+counter player.base: int = 0
+proc level(p: player) -> int {
+  return p.base * 1000000
+}
+proc under_level(p: player, q: player) -> bool {
+  return any(r in each resource where q.res[r] > 0 and p.res[r] < level(p))
+}
 proc both_read(p: player, q: player) -> bool {
   return any(r in each resource where p.res[r] > q.res[r] and q.res[r] > 0)
 }
 rule turn_rule { on turn(p: player) {
   let other = partner(p)
-  if other != none and boosted_spare(p, some(other)) and both_read(p, some(other)) {
+  if other != none and boosted_spare(p, some(other)) and both_read(p, some(other))
+      and under_level(p, some(other)) {
     p.res[wood] += 1
   }
   move(p, 1)
@@ -58,12 +66,12 @@ def test_a_filter_split_by_parameter_is_asked_as_words_of_bits(editions):
     empty word, no partner). A filter whose parts read both parameters is left alone."""
     program = editions.compile(RULES, until="settle-lazy-reads", prelude=False).program
     masks = [a for a in program.aggregates if a.kind == "mask"]
-    assert sorted(a.params[0][0] for a in masks) == ["p", "p", "q", "q"]
-    assert sorted(ir_text.expr(a.where) for a in masks if "boosted" not in a.name)[0] in (
-        "(p.player_res[r] == 0)", "(q.player_res[r] > 1)")
+    assert sorted(a.params[0][0] for a in masks) == ["p", "p", "p", "q", "q", "q"]
+    assert {"(p.player_res[r] == 0)", "(q.player_res[r] > 1)"} <= {
+        ir_text.expr(a.where) for a in masks}
     assert all(a.memo is not None for a in masks)
     by_bits = {f.name for f in program.functions if f.name.endswith("_by_bits")}
-    assert len(by_bits) == 3  # lacks_what_q_spares, shared, boosted_spare
+    assert len(by_bits) == 4  # lacks_what_q_spares, shared, boosted_spare, under_level
     partner = named(program, "_in_proc_partner")
     assert any(f in ir_text.aggregate(partner) for f in by_bits)
     assert any("_bits" in ir_text.expr(c) for c in partner.prechecks) or any(
@@ -130,3 +138,20 @@ def test_a_word_that_fails_leaves_the_answer_to_the_walk(module_editions, backen
         game.invoke("proc_boosted_spare", (0, 1))
     game.state_set("c_player_res", 4 + 1, 7)  # q's word no longer fails
     assert game.invoke("proc_boosted_spare", (0, 1)) is True
+
+
+@pytest.mark.parametrize("backend", ["interpreted", "compiled"])
+def test_a_value_a_word_works_out_before_its_walk_fails_only_where_the_walk_would(
+        module_editions, backend):
+    """p's word works out `level(p)` once, before its walk, where the aggregate works it
+    out only for a resource q holds: while q holds none, p's overflowing level is no
+    error; once q holds one, it is the walk's own."""
+    module = load_module(str(module_editions.write(RULES, prelude=False)), backend)
+    game = module.Game(2, seed=1)
+    game.state_set("c_player_base", 0, 5000)
+    assert game.invoke("proc_under_level", (0, 1)) is False
+    game.state_set("c_player_res", 4, 1)  # q holds wood: the walk asks p's level
+    with pytest.raises(module.RuleError, match="5000000000 does not fit in 32 bits"):
+        game.invoke("proc_under_level", (0, 1))
+    game.state_set("c_player_base", 0, 1)
+    assert game.invoke("proc_under_level", (0, 1)) is True
