@@ -31,8 +31,9 @@ SEEDS = (3, 2**64 - 1)
 # The optimizations the reference keeps: they decide what a program does (32-bit checks,
 # folded constants out of range, ending the turn from inside an expression) or where its
 # errors point (a merged aggregate's names the first; an inlined procedure's, its caller,
-# and lets-as-arguments makes more procedures inlinable).
-REFERENCE_PASSES = ("fold-constants", "narrow-integers", "merge-aggregates",
+# and lets-as-arguments makes more procedures inlinable, as known-elements does: a list
+# read at a constant element is an argument that cannot fail, so the call is inlined).
+REFERENCE_PASSES = ("fold-constants", "narrow-integers", "known-elements", "merge-aggregates",
                     "lets-as-arguments", "inline-procedures", "split-unwinding-calls")
 SKIPPED = tuple(name for name, _ in OPTIMIZATIONS if name not in REFERENCE_PASSES)
 

@@ -88,6 +88,19 @@ rule prog_1003 {
   }
 }
 """,
+    # an overflow in an inlined procedure named the procedure in the reference and its
+    # caller when optimized: its argument, a list read at a constant element, could not
+    # fail once known-elements said so, and only then was the call inlined (seed 43)
+    1008: """proc twice_1008(x: int) -> int {
+  return x * 2
+}
+rule prog_1008 {
+  on turn(p: player) when mode == 1008 {
+    result = twice_1008(-s1.rent[2 % 3])
+    end turn
+  }
+}
+""",
     # a guarded range evaluated its bounds twice (the loop guard, then the loop)
     1005: """rule prog_1005 {
   on turn(p: player) when mode == 1005 {
