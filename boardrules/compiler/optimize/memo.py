@@ -69,7 +69,7 @@ MAX_SLOTS = 4096  # per aggregate: a bigger argument space is not worth its memo
 # state the rules read that the kernel writes itself (every turn): never memoized on
 VOLATILE_KERNEL_ARRAYS = frozenset({CASH, "player_position"})
 CONSTANT_KERNEL_CALLS = frozenset({"min", "max", "abs", "k_distance", "k_space_at",
-                                   "k_adjacent", "k_cell_at", "narrow"})
+                                   "k_adjacent", "k_cell_at", "narrow", "bit_count"})
 CONSTANT_DERIVED = frozenset({"player_seat", "space_track", "space_name", "card_text",
                               "card_deck", "group_name"})
 VOLATILE_BUILTINS = frozenset({"current", "turn", "game_over", "winner", "rounds",
