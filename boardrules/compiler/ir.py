@@ -445,6 +445,10 @@ class Decision:
     walk_where: Expr | None = None
     # set by the hoist pass: what the walk's filter computes once, before it (its Hoisted)
     hoisted: tuple[tuple[str, Expr], ...] = ()
+    # set by options-defaults: a default that walks the decision's own domain and filter,
+    # as a call of an aggregate over the options once listed (its last argument, a local
+    # `n`, their number): the index of the option it picks, or -1
+    options_default: Expr | None = None
 
 
 @dataclass(frozen=True)

@@ -163,6 +163,8 @@ def program(p: ir.Program) -> str:
                 " (its default one of its options)"
         lets = _hoisted_lets(d.hoisted)
         walk = f"; options walk {lets}{domain(d.var, d.walk, d.walk_where)}" if d.walk else ""
+        if d.options_default is not None:
+            walk += f"; its default among the listed options: {expr(d.options_default)}"
         lines.append(f"decision {_signature(d.name, d.params, choice)} by {expr(d.by)} "
                      f"default {expr(d.default) or 'none'}{lazy}{walk}")
     for ix in p.indexes:

@@ -38,6 +38,15 @@ class Decisions(Primitives):
     @cython.cfunc
     @cython.final
     @cython.inline
+    @cython.exceptval(check=False)
+    def k_option(self, i: cython.int) -> cython.int:
+        """The i-th option a decision has just listed (i below their number), for its
+        default's walk of them (optimize/option_defaults.py)."""
+        return self.opts[i]
+
+    @cython.cfunc
+    @cython.final
+    @cython.inline
     @cython.exceptval(-1)
     def policy_of(self, decision: cython.int, who: cython.int) -> cython.int:
         """How the next decision of `who` is taken; forced and scripted answers come first.

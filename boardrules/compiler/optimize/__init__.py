@@ -39,6 +39,7 @@ from .keep import keep_candidates
 from .masks import factor_masks
 from .memo import memoize_aggregates
 from .none_slots import drop_none_slots
+from .option_defaults import options_defaults
 from .prechecks import invariant_prechecks
 from .some import eliminate_some, some_of_declared_data
 from .unwinding import split_unwinding_calls
@@ -46,6 +47,7 @@ from .unwinding import split_unwinding_calls
 Optimization = Callable[[ir.Program, Effects, Reporter], ir.Program]
 
 OPTIMIZATIONS: list[tuple[str, Optimization]] = [
+    ("options-defaults", options_defaults),
     ("fold-constants", fold_constants),
     ("narrow-integers", narrow_integers),
     ("known-elements", known_elements),

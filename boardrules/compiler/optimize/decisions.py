@@ -33,9 +33,15 @@ def lazy_decisions(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.P
         return (d.domain is not None and fx.expr_is_clean(d.where)
                 and fx.expr_is_clean(d.domain.low) and fx.expr_is_clean(d.domain.high))
 
-    return dataclasses.replace(program, decisions=tuple(
-        dataclasses.replace(d, lazy=lazy(d), default_legal=d.default_legal
-                            or _within_bounds(d, fx)) for d in program.decisions))
+    decisions = tuple(dataclasses.replace(d, lazy=lazy(d), default_legal=d.default_legal
+                                          or _within_bounds(d, fx)) for d in program.decisions)
+    # a lazy decision lists its options only where its default is not taken: its default
+    # needs no walk of the list (option_defaults.py)
+    unlisted = {d.options_default.function for d in decisions if d.lazy and d.options_default}
+    return dataclasses.replace(
+        program, aggregates=tuple(a for a in program.aggregates if a.name not in unlisted),
+        decisions=tuple(dataclasses.replace(d, options_default=None) if d.lazy else d
+                        for d in decisions))
 
 
 def _within_bounds(d: ir.Decision, fx: Effects) -> bool:

@@ -24,6 +24,7 @@ PURE_SAFE_KERNEL = frozenset({"min", "max", "abs", "k_distance", "k_space_at", "
                               "k_window_open_seen",
                               "k_cash_at_least",  # it writes only a memo's scratch range
                               "k_default_answers",
+                              "k_option",  # a listed option (option_defaults.py)
                               "bit_count"})  # the members two words of bits share (masks.py)
 # Kernel primitives that open a window (statements.py, blind_writes.py).
 WINDOW_OPENS = frozenset({"k_window_open", "k_window_open_seen"})
@@ -150,7 +151,7 @@ def _walk_aggregate(a: ir.Aggregate) -> _Code:
 def _walk_decision(d: ir.Decision) -> _Code:
     # a decision draws from the policy generator, traces and may suspend or raise
     return _code(_exprs(d.by, d.low, d.high, *domain_exprs(d.domain), d.where, d.default,
-                        *(e for _, e in d.hoisted)), True, True, False)
+                        d.options_default, *(e for _, e in d.hoisted)), True, True, False)
 
 
 def _exprs(*roots: ir.Expr | None) -> tuple[ir.Expr, ...]:

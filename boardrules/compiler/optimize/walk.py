@@ -231,6 +231,7 @@ def map_program_exprs(program: ir.Program, fn: ExprFn) -> ir.Program:
                                           default=map_expr(d.default, fn),
                                           walk=map_domain(d.walk, fn),
                                           walk_where=map_expr(d.walk_where, fn),
+                                          options_default=map_expr(d.options_default, fn),
                                           hoisted=tuple((name, map_expr(e, fn))
                                                         for name, e in d.hoisted))
                       for d in program.decisions)

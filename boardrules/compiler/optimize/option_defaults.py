@@ -1,0 +1,172 @@
+"""A decision's default walks the options it has just listed, not its whole domain again.
+
+`decision build_where(p) -> c in cells where can_build_on(p, c)` with the default
+`best(priority(p, c) for c in cells where can_build_on(p, c) and priority(p, c) > 0)`
+(or `for c in legal`, which is the same) lists its options when its filter may fail (the
+default policy's answer alone cannot then be checked lazily: decisions.py), and its
+default walks every cell again, testing `can_build_on` once more on each. The options it
+has listed are exactly the members that pass that filter, in the same order; the default
+then tests the rest (`priority(p, c) > 0`) and works out its value on each of them only.
+This pass gives such a decision `options_default`: a `best` aggregate over the positions
+of the list (`k_option(i)` reads the i-th option), whose answer is the position of the
+option the walk would have picked. The same values in the same order, the same errors
+where they would have been; the filter, pure, was already worked out on each member with
+the same state, so not working it out again is unobservable.
+
+It runs first, while the default's filter still starts with the decision's own, as
+written (later passes reorder and index both differently). lazy-decisions drops what this
+pass added for a decision whose default policy turns out to be checked lazily.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .. import ir
+from ..diagnostics import Reporter
+from ..kernel_facts import kernel_constants
+from .conjuncts import chain_of, chained
+from .effects import PURE_KERNEL, Effects
+from .walk import aggregate_nodes, body_exprs, substitute_locals, walk_expr, walk_stmts
+
+OPTIONS = kernel_constants("CAP_OPTIONS")["CAP_OPTIONS"]  # what a decision can list
+
+
+def _capacity(d: ir.Domain, program: ir.Program) -> int | None:
+    """How many options the domain can list: a constant range's size, or the seats."""
+    if d.kind == "players":
+        return program.max_players
+    if d.kind == "range" and isinstance(d.low, ir.Const) and isinstance(d.high, ir.Const):
+        return int(d.high.value) - int(d.low.value)
+    return None
+
+
+def _unused(name: str, taken: set[str]) -> str:
+    while name in taken:
+        name += "_"
+    return name
+
+
+def _var_type(a: ir.Aggregate) -> ir.Type:
+    """The type of the aggregate's variable, as its filter and value read it."""
+    return next((n.type for e in (a.where, a.value) for n in walk_expr(e)
+                 if isinstance(n, ir.Local) and n.name == a.var), ir.INT)
+
+
+def _among_options(d: ir.Decision, a: ir.Aggregate, size: int) -> ir.Aggregate:
+    """`a`, walking the positions of the listed options: its filter without the decision's
+    own, the option at position i in place of its variable."""
+    taken = {name for name, _ in a.params} | {a.var}
+    at, count = _unused("listed", taken), _unused("listed_count", taken)
+    option = ir.KernelCall(_var_type(a), "k_option", (ir.Local(ir.INT, at),))
+    own = len(chain_of(d.where, "and"))
+    rest = [substitute_locals(c, {a.var: option}) for c in chain_of(a.where, "and")[own:]]
+    listed = ir.Binary(ir.BOOL, "<", ir.Local(ir.INT, at), ir.Local(ir.INT, count))
+    return ir.Aggregate(f"{a.name}_among_options", "best", (*a.params, (count, ir.INT)), at,
+                        ir.Domain("range", ir.Const(ir.INT, 0), ir.Const(ir.INT, size)),
+                        chained([listed, *rest], "and"),
+                        substitute_locals(a.value, {a.var: option}), ir.INT, a.span)
+
+
+class _Unknown(Exception):
+    """Code whose writes this pass does not follow (a kernel primitive that changes the
+    game: a payment, a move, a draw)."""
+
+
+def _writes(roots: list[ir.Expr | None], program: ir.Program) -> set[str]:
+    """The counters that the code of `roots`, and what it calls, may assign."""
+    bodies = {f.name: f.body for f in program.functions}
+    nested = {a.name: aggregate_nodes(a) for a in program.aggregates}
+    written: set[str] = set()
+    seen: set[str] = set()
+    stack = [n for e in roots for n in walk_expr(e)]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ir.KernelCall) and n.function not in PURE_KERNEL:
+            raise _Unknown
+        if isinstance(n, ir.CallProc) and n.function not in seen:
+            seen.add(n.function)
+            if n.function in bodies:
+                body = bodies[n.function]
+                written |= {s.target.array for s in walk_stmts(body)
+                            if isinstance(s, ir.Assign) and isinstance(s.target, ir.State)}
+                stack.extend(body_exprs(body))
+            else:
+                stack.extend(nested.get(n.function, ()))
+    return written
+
+
+def _reads(e: ir.Expr | None, program: ir.Program) -> set[str] | None:
+    """The counters `e` and what it calls read; None when it reads what the kernel changes
+    by itself (the turn, the rounds the loop guard counts, hands, seats)."""
+    bodies = {f.name: f.body for f in program.functions}
+    nested = {a.name: aggregate_nodes(a) for a in program.aggregates}
+    read: set[str] = set()
+    seen: set[str] = set()
+    stack = list(walk_expr(e))
+    while stack:
+        n = stack.pop()
+        match n:
+            case ir.State():
+                read.add(n.array)
+            case ir.Builtin() if n.name not in ("players_count", "players_in"):
+                return None
+            case ir.Derived() if n.what in ("card_holder", "player_alive"):
+                return None
+            case ir.KernelCall() if n.function == "k_holds":
+                return None
+            case ir.CallProc() if n.function not in seen:
+                seen.add(n.function)
+                stack.extend(body_exprs(bodies[n.function]) if n.function in bodies
+                             else nested.get(n.function, ()))
+    return read
+
+
+def _walks_own_options(d: ir.Decision, a: ir.Aggregate | None, program: ir.Program,
+                       fx: Effects) -> bool:
+    """Whether the default is `a` (called with some of the decision's parameters), a `best` over
+    the decision's domain whose filter starts with the decision's, pure, reading nothing
+    the rest of the default may write (so that working it out again would give the list
+    again), and which cannot end the turn."""
+    if a is None or a.kind != "best" or a.value is None or a.where is None \
+            or d.where is None or a.domain != d.domain or a.hoisted or a.guard is not None:
+        return False
+    mine_params = dict(d.params)
+    if d.default != ir.CallProc(d.default.type, a.name, tuple(
+            ir.Local(t, name) for name, t in a.params)) or any(
+            mine_params.get(name) != t for name, t in a.params):
+        return False  # called with some of the decision's parameters, as they are
+    mine = ir.Local(_var_type(a), a.var)
+    own = [substitute_locals(c, {d.var: mine}) for c in chain_of(d.where, "and")]
+    if chain_of(a.where, "and")[:len(own)] != own or not fx.expr_is_pure(d.where) \
+            or a.name in fx.unwinding:
+        return False
+    read = _reads(d.where, program)
+    try:
+        written = _writes([*chain_of(a.where, "and")[len(own):], a.value], program)
+    except _Unknown:
+        return False
+    return read is not None and not read & written
+
+
+def options_defaults(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
+    """Each entity decision whose default walks its own options gets a walk of the list."""
+    aggregates = {a.name: a for a in program.aggregates}
+    added: list[ir.Aggregate] = []
+    decisions = []
+    for d in program.decisions:
+        called = d.default.function if isinstance(d.default, ir.CallProc) else ""
+        size = _capacity(d.domain, program) if d.kind == "entity" and d.domain else None
+        a = aggregates.get(called)
+        if size is None or not 0 < size <= OPTIONS or not _walks_own_options(d, a, program,
+                                                                              fx):
+            decisions.append(d)
+            continue
+        walk = _among_options(d, a, size)
+        added.append(walk)
+        decisions.append(dataclasses.replace(d, options_default=ir.CallProc(
+            ir.INT, walk.name, (*d.default.args, ir.Local(ir.INT, "n")))))
+    if not added:
+        return program
+    return dataclasses.replace(program, decisions=tuple(decisions),
+                               aggregates=(*program.aggregates, *added))
