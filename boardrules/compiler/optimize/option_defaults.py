@@ -69,8 +69,9 @@ def _among_options(d: ir.Decision, a: ir.Aggregate, size: int) -> ir.Aggregate:
 
 
 class _Unknown(Exception):
-    """Code whose writes this pass does not follow (a kernel primitive that changes the
-    game: a payment, a move, a draw)."""
+    """Code whose effects this pass does not follow: a kernel primitive that changes the
+    game (a payment, a move, a draw), or a decision (it would list its own options in
+    place of those being walked)."""
 
 
 def _writes(roots: list[ir.Expr | None], program: ir.Program) -> set[str]:
@@ -91,8 +92,10 @@ def _writes(roots: list[ir.Expr | None], program: ir.Program) -> set[str]:
                 written |= {s.target.array for s in walk_stmts(body)
                             if isinstance(s, ir.Assign) and isinstance(s.target, ir.State)}
                 stack.extend(body_exprs(body))
-            else:
-                stack.extend(nested.get(n.function, ()))
+            elif n.function in nested:
+                stack.extend(nested[n.function])
+            else:  # a decision: it lists its own options over the ones being walked
+                raise _Unknown
     return written
 
 

@@ -27,6 +27,12 @@ decision plain(p: player) by p -> space? where s: s.owner == none {
 decision bumped(p: player) by p -> space? where s: doubled(s.level) >= 0 {
   default best(bump(s) for s in spaces where doubled(s.level) >= 0)
 }
+decision agree(p: player) by p -> bool {
+  default true
+}
+decision asking(p: player) by p -> space? where s: doubled(s.level) >= 0 {
+  default best(s.price for s in spaces where doubled(s.level) >= 0 and ask agree(p))
+}
 rule r { on turn(p: player) {
   let s = ask site(p)
   if s != none {
@@ -36,6 +42,7 @@ rule r { on turn(p: player) {
   let t = ask plain(p)
   if turn > 6 {
     let u = ask bumped(p)
+    let v = ask asking(p)
   }
   move(p, 1)
 } }
@@ -51,7 +58,8 @@ def test_a_listed_decisions_default_walks_the_list(editions):
     listed, and its default, which walks its domain and filter again, walks the list.
     `plain`'s default policy is checked lazily: nothing is listed, nothing added. `bumped`'s
     default writes a level, which its filter reads: walking the filter again might not give
-    the list again, so it is left alone."""
+    the list again, so it is left alone; `asking`'s asks a decision, which lists its own
+    options in the same place."""
     program = editions.compile(RULES, until="settle-lazy-reads").program
     found = decisions(program)
     site = found["site"]
@@ -63,6 +71,7 @@ def test_a_listed_decisions_default_walks_the_list(editions):
     assert not any(a.name.endswith("_among_options") and "plain" in a.name
                    for a in program.aggregates)
     assert found["bumped"].options_default is None
+    assert found["asking"].options_default is None  # a decision would list its own options
     assert "its default among the listed options" in ir_text.program(program)
 
 
