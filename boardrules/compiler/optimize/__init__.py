@@ -47,9 +47,9 @@ from .unwinding import split_unwinding_calls
 Optimization = Callable[[ir.Program, Effects, Reporter], ir.Program]
 
 OPTIMIZATIONS: list[tuple[str, Optimization]] = [
-    ("options-defaults", options_defaults),
     ("fold-constants", fold_constants),
     ("narrow-integers", narrow_integers),
+    ("options-defaults", options_defaults),
     ("known-elements", known_elements),
     ("eliminate-some", eliminate_some),
     ("lets-as-arguments", lets_as_arguments),

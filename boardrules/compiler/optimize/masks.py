@@ -123,14 +123,11 @@ def _joined(words: list[ir.Expr], op: str) -> ir.Expr:
     return result
 
 
-def _factorable(a: ir.Aggregate, fx: Effects, program: ir.Program, recursion: set[str]
-                ) -> list[tuple[tuple[str, ...], list[ir.Expr]]] | None:
-    """The parts of an `any`/`count` over at most 30 members, else None."""
+def _candidate(a: ir.Aggregate) -> bool:
+    """An `any`/`count` with a filter over at most 30 members of a plain range."""
     size = _members(a.domain)
-    if a.kind not in FACTORED_KINDS or a.where is None or a.counted is not None \
-            or size is None or not 0 < size <= MAX_MEMBERS:
-        return None
-    return _parts(a, fx, program, recursion)
+    return (a.kind in FACTORED_KINDS and a.where is not None and a.counted is None
+            and size is not None and 0 < size <= MAX_MEMBERS)
 
 
 def factor_masks(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
@@ -138,9 +135,12 @@ def factor_masks(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Pro
     parameter asks one `mask` aggregate per part (the same part twice: one aggregate)."""
     masks: dict[tuple, ir.Aggregate] = {}
     rewrites = {}
-    recursion = _reaching_recursion(program, fx)
+    recursion: set[str] | None = None  # worked out for the first candidate only
     for a in program.aggregates:
-        parts = _factorable(a, fx, program, recursion)
+        if not _candidate(a):
+            continue
+        recursion = _reaching_recursion(program, fx) if recursion is None else recursion
+        parts = _parts(a, fx, program, recursion)
         if parts is None:
             continue
         types = dict(a.params)

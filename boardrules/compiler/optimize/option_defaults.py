@@ -13,9 +13,11 @@ option the walk would have picked. The same values in the same order, the same e
 where they would have been; the filter, pure, was already worked out on each member with
 the same state, so not working it out again is unobservable.
 
-It runs first, while the default's filter still starts with the decision's own, as
-written (later passes reorder and index both differently). lazy-decisions drops what this
-pass added for a decision whose default policy turns out to be checked lazily.
+It runs right after narrow-integers: the default's filter still starts with the
+decision's own, as written (later passes reorder and index both differently), and the
+32-bit checks are in place, so that a filter that cannot fail now (its decision will be
+answered lazily: nothing listed) is known. lazy-decisions drops what this pass added for a
+decision whose default policy turns out to be checked lazily after all.
 """
 
 from __future__ import annotations
@@ -74,65 +76,69 @@ class _Unknown(Exception):
     place of those being walked)."""
 
 
-def _writes(roots: list[ir.Expr | None], program: ir.Program) -> set[str]:
-    """The counters that the code of `roots`, and what it calls, may assign."""
-    bodies = {f.name: f.body for f in program.functions}
-    nested = {a.name: aggregate_nodes(a) for a in program.aggregates}
-    written: set[str] = set()
-    seen: set[str] = set()
-    stack = [n for e in roots for n in walk_expr(e)]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, ir.KernelCall) and n.function not in PURE_KERNEL:
-            raise _Unknown
-        if isinstance(n, ir.CallProc) and n.function not in seen:
-            seen.add(n.function)
-            if n.function in bodies:
-                body = bodies[n.function]
-                written |= {s.target.array for s in walk_stmts(body)
-                            if isinstance(s, ir.Assign) and isinstance(s.target, ir.State)}
-                stack.extend(body_exprs(body))
-            elif n.function in nested:
-                stack.extend(nested[n.function])
-            else:  # a decision: it lists its own options over the ones being walked
+class _Code:
+    """The program's procedures and aggregates, by name, as the two walks below need them
+    (worked out once a pass)."""
+
+    def __init__(self, program: ir.Program) -> None:
+        self.bodies = {f.name: f.body for f in program.functions}
+        self.nested = {a.name: aggregate_nodes(a) for a in program.aggregates}
+
+    def called(self, name: str) -> list[ir.Expr] | None:
+        """The expressions a call of `name` evaluates; None for a decision (or a draw)."""
+        if name in self.bodies:
+            return list(body_exprs(self.bodies[name]))
+        return self.nested.get(name)
+
+    def writes(self, roots: list[ir.Expr | None]) -> set[str]:
+        """The counters that the code of `roots`, and what it calls, may assign."""
+        written: set[str] = set()
+        seen: set[str] = set()
+        stack = [n for e in roots for n in walk_expr(e)]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, ir.KernelCall) and n.function not in PURE_KERNEL:
                 raise _Unknown
-    return written
-
-
-def _reads(e: ir.Expr | None, program: ir.Program) -> set[str] | None:
-    """The counters `e` and what it calls read; None when it reads what the kernel changes
-    by itself (the turn, the rounds the loop guard counts, hands, seats)."""
-    bodies = {f.name: f.body for f in program.functions}
-    nested = {a.name: aggregate_nodes(a) for a in program.aggregates}
-    read: set[str] = set()
-    seen: set[str] = set()
-    stack = list(walk_expr(e))
-    while stack:
-        n = stack.pop()
-        match n:
-            case ir.State():
-                read.add(n.array)
-            case ir.Builtin() if n.name not in ("players_count", "players_in"):
-                return None
-            case ir.Derived() if n.what in ("card_holder", "player_alive"):
-                return None
-            case ir.KernelCall() if n.function == "k_holds":
-                return None
-            case ir.CallProc() if n.function not in seen:
+            if isinstance(n, ir.CallProc) and n.function not in seen:
                 seen.add(n.function)
-                stack.extend(body_exprs(bodies[n.function]) if n.function in bodies
-                             else nested.get(n.function, ()))
-    return read
+                called = self.called(n.function)
+                if called is None:  # a decision lists its options over those being walked
+                    raise _Unknown
+                if n.function in self.bodies:
+                    written |= {s.target.array for s in walk_stmts(self.bodies[n.function])
+                                if isinstance(s, ir.Assign) and isinstance(s.target, ir.State)}
+                stack.extend(called)
+        return written
+
+    def reads(self, e: ir.Expr | None) -> set[str] | None:
+        """The counters `e` and what it calls read; None when it reads what the kernel
+        changes by itself (the turn, the rounds the loop guard counts, hands, seats)."""
+        read: set[str] = set()
+        seen: set[str] = set()
+        stack = list(walk_expr(e))
+        while stack:
+            n = stack.pop()
+            match n:
+                case ir.State():
+                    read.add(n.array)
+                case ir.Builtin() if n.name not in ("players_count", "players_in"):
+                    return None
+                case ir.Derived() if n.what in ("card_holder", "player_alive"):
+                    return None
+                case ir.KernelCall() if n.function == "k_holds":
+                    return None
+                case ir.CallProc() if n.function not in seen:
+                    seen.add(n.function)
+                    stack.extend(self.called(n.function) or ())
+        return read
 
 
-def _walks_own_options(d: ir.Decision, a: ir.Aggregate | None, program: ir.Program,
-                       fx: Effects) -> bool:
-    """Whether the default is `a` (called with some of the decision's parameters), a `best` over
-    the decision's domain whose filter starts with the decision's, pure, reading nothing
-    the rest of the default may write (so that working it out again would give the list
-    again), and which cannot end the turn."""
-    if a is None or a.kind != "best" or a.value is None or a.where is None \
-            or d.where is None or a.domain != d.domain or a.hoisted or a.guard is not None:
+def _walks_own_options(d: ir.Decision, a: ir.Aggregate, fx: Effects) -> bool:
+    """Whether the default is `a` (called with some of the decision's parameters), a `best`
+    over the decision's domain whose filter starts with the decision's, pure, and which
+    cannot end the turn."""
+    if a.kind != "best" or a.value is None or a.where is None or d.where is None \
+            or a.domain != d.domain or a.hoisted or a.guard is not None:
         return False
     mine_params = dict(d.params)
     if d.default != ir.CallProc(d.default.type, a.name, tuple(
@@ -141,12 +147,17 @@ def _walks_own_options(d: ir.Decision, a: ir.Aggregate | None, program: ir.Progr
         return False  # called with some of the decision's parameters, as they are
     mine = ir.Local(_var_type(a), a.var)
     own = [substitute_locals(c, {d.var: mine}) for c in chain_of(d.where, "and")]
-    if chain_of(a.where, "and")[:len(own)] != own or not fx.expr_is_pure(d.where) \
-            or a.name in fx.unwinding:
-        return False
-    read = _reads(d.where, program)
+    return (chain_of(a.where, "and")[:len(own)] == own and fx.expr_is_pure(d.where)
+            and a.name not in fx.unwinding)
+
+
+def _list_stands(d: ir.Decision, a: ir.Aggregate, code: _Code) -> bool:
+    """Whether the filter reads nothing the rest of the default may write: worked out
+    again between the rest's parts, it would give the list again."""
+    read = code.reads(d.where)
     try:
-        written = _writes([*chain_of(a.where, "and")[len(own):], a.value], program)
+        written = code.writes([*chain_of(a.where, "and")[len(chain_of(d.where, "and")):],
+                               a.value])
     except _Unknown:
         return False
     return read is not None and not read & written
@@ -155,14 +166,20 @@ def _walks_own_options(d: ir.Decision, a: ir.Aggregate | None, program: ir.Progr
 def options_defaults(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
     """Each entity decision whose default walks its own options gets a walk of the list."""
     aggregates = {a.name: a for a in program.aggregates}
+    code: _Code | None = None
     added: list[ir.Aggregate] = []
     decisions = []
     for d in program.decisions:
         called = d.default.function if isinstance(d.default, ir.CallProc) else ""
         size = _capacity(d.domain, program) if d.kind == "entity" and d.domain else None
         a = aggregates.get(called)
-        if size is None or not 0 < size <= OPTIONS or not _walks_own_options(d, a, program,
-                                                                              fx):
+        # (a filter pure and safe already: the default policy will be answered lazily)
+        if size is None or not 0 < size <= OPTIONS or a is None \
+                or fx.expr_is_clean(d.where) or not _walks_own_options(d, a, fx):
+            decisions.append(d)
+            continue
+        code = code or _Code(program)
+        if not _list_stands(d, a, code):
             decisions.append(d)
             continue
         walk = _among_options(d, a, size)
