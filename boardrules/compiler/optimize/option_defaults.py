@@ -1,12 +1,12 @@
 """A decision's default walks the options it has just listed, not its whole domain again.
 
-`decision build_where(p) -> c in cells where can_build_on(p, c)` with the default
-`best(priority(p, c) for c in cells where can_build_on(p, c) and priority(p, c) > 0)`
-(or `for c in legal`, which is the same) lists its options when its filter may fail (the
+`decision site(p) -> s in spaces where can_take(p, s)` with the default
+`best(worth(p, s) for s in spaces where can_take(p, s) and worth(p, s) > 0)` (or
+`for s in legal`, which is the same) lists its options when its filter may fail (the
 default policy's answer alone cannot then be checked lazily: decisions.py), and its
-default walks every cell again, testing `can_build_on` once more on each. The options it
+default walks every space again, testing `can_take` once more on each. The options it
 has listed are exactly the members that pass that filter, in the same order; the default
-then tests the rest (`priority(p, c) > 0`) and works out its value on each of them only.
+then tests the rest (`worth(p, s) > 0`) and works out its value on each of them only.
 This pass gives such a decision `options_default`: a `best` aggregate over the positions
 of the list (`k_option(i)` reads the i-th option), whose answer is the position of the
 option the walk would have picked. The same values in the same order, the same errors
