@@ -57,11 +57,12 @@ def chain_of(e: ir.Expr, op: str) -> list[ir.Expr]:
     return [e]
 
 
-def chained(operands: list[ir.Expr], op: str) -> ir.Expr:
-    """`chain_of` undone: the operands joined, left to right, by one boolean operator."""
+def chained(operands: list[ir.Expr], op: str, type_: ir.Type = ir.BOOL) -> ir.Expr:
+    """`chain_of` undone: the operands joined, left to right, by one operator (a boolean
+    one, or, of `type_`, another: the words of bits of masks.py)."""
     result = operands[0]
     for operand in operands[1:]:
-        result = ir.Binary(ir.BOOL, op, result, operand)
+        result = ir.Binary(type_, op, result, operand)
     return result
 
 

@@ -19,7 +19,7 @@ from .. import ir
 from ..diagnostics import Reporter
 from .effects import Effects, program_code
 from .fold import negate
-from .walk import map_expr, map_program_exprs, substitute_locals, walk_expr
+from .walk import map_expr, map_program_exprs, substitute_locals, unused_name, walk_expr
 
 ROUNDS = 3  # nested small procedures inline through this many levels
 MAX_INLINED = 80  # nodes: a larger body stays a call
@@ -158,9 +158,7 @@ def _split_leading_lets(f: ir.Function, fx: Effects, names: set[str]
     value = _as_expression(f.body[count:])
     if value is None or value.type != f.returns and not isinstance(value, ir.Conditional):
         return None
-    name = f"{f.name}__given_{'_'.join(d.name for d in lets)}"
-    while name in names:
-        name += "_"
+    name = unused_name(f"{f.name}__given_{'_'.join(d.name for d in lets)}", names)
     names.add(name)
     span = f.body[-1].span
     variant = dataclasses.replace(f, name=name, params=f.params + tuple(

@@ -27,7 +27,7 @@ from ..diagnostics import Reporter
 from .conjuncts import chain_of, chained
 from .effects import Effects, program_code
 from .memo import dimension
-from .walk import map_program_exprs, walk_expr
+from .walk import map_program_exprs, unused_name, walk_expr
 
 # Members a word holds: bits 0 to 29, so that a word is a non-negative 32-bit int and -1
 # (a part failed) stands apart.
@@ -97,15 +97,10 @@ def _words_function(a: ir.Aggregate, count: int) -> ir.Function:
     one failed, the aggregate's own (inline in C: the caller asks the words, so that a word
     of a parameter its loop does not change is asked once, before the loop)."""
     taken = {name for name, _ in a.params}
-    names = []
-    for i in range(count):
-        name = f"word{i}"
-        while name in taken:
-            name += "_"
-        names.append(name)
+    names = [unused_name(f"word{i}", taken) for i in range(count)]
     words = [ir.Local(ir.INT, name) for name in names]
-    failed = ir.Binary(ir.BOOL, "<", _joined(words, "|"), ir.Const(ir.INT, 0))
-    common = _joined(words, "&")
+    failed = ir.Binary(ir.BOOL, "<", chained(words, "|", ir.INT), ir.Const(ir.INT, 0))
+    common = chained(words, "&", ir.INT)
     answer = (ir.Binary(ir.BOOL, "!=", common, ir.Const(ir.INT, 0)) if a.kind == "any"
               else ir.KernelCall(ir.INT, "bit_count", (common,)))
     itself = ir.CallProc(a.type, a.name, tuple(ir.Local(t, name) for name, t in a.params))
@@ -114,13 +109,6 @@ def _words_function(a: ir.Aggregate, count: int) -> ir.Function:
                        a.type, (ir.Return(a.span, ir.Conditional(a.type, failed, itself, answer)),),
                        (), f"{a.kind} aggregate {a.name}{at}, from its words of bits",
                        span=a.span)
-
-
-def _joined(words: list[ir.Expr], op: str) -> ir.Expr:
-    result = words[0]
-    for word in words[1:]:
-        result = ir.Binary(ir.INT, op, result, word)
-    return result
 
 
 def _candidate(a: ir.Aggregate) -> bool:

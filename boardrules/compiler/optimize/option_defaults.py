@@ -28,8 +28,8 @@ from .. import ir
 from ..diagnostics import Reporter
 from ..kernel_facts import kernel_constants
 from .conjuncts import chain_of, chained
-from .effects import PURE_KERNEL, Effects
-from .walk import aggregate_nodes, body_exprs, substitute_locals, walk_expr, walk_stmts
+from .effects import PURE_KERNEL, Effects, program_code
+from .walk import substitute_locals, unused_name, walk_expr, walk_stmts
 
 OPTIONS = kernel_constants("CAP_OPTIONS")["CAP_OPTIONS"]  # what a decision can list
 
@@ -43,12 +43,6 @@ def _capacity(d: ir.Domain, program: ir.Program) -> int | None:
     return None
 
 
-def _unused(name: str, taken: set[str]) -> str:
-    while name in taken:
-        name += "_"
-    return name
-
-
 def _var_type(a: ir.Aggregate) -> ir.Type:
     """The type of the aggregate's variable, as its filter and value read it."""
     return next((n.type for e in (a.where, a.value) for n in walk_expr(e)
@@ -59,7 +53,7 @@ def _among_options(d: ir.Decision, a: ir.Aggregate, size: int) -> ir.Aggregate:
     """`a`, walking the positions of the listed options: its filter without the decision's
     own, the option at position i in place of its variable."""
     taken = {name for name, _ in a.params} | {a.var}
-    at, count = _unused("listed", taken), _unused("listed_count", taken)
+    at, count = unused_name("listed", taken), unused_name("listed_count", taken)
     option = ir.KernelCall(_var_type(a), "k_option", (ir.Local(ir.INT, at),))
     own = len(chain_of(d.where, "and"))
     rest = [substitute_locals(c, {a.var: option}) for c in chain_of(a.where, "and")[own:]]
@@ -77,47 +71,48 @@ class _Unknown(Exception):
 
 
 class _Code:
-    """The program's procedures and aggregates, by name, as the two walks below need them
-    (worked out once a pass)."""
+    """The code of the program's procedures and aggregates, as the effects analysis walks it
+    (kept on each node), and the procedures' bodies, for what they assign."""
 
     def __init__(self, program: ir.Program) -> None:
+        self.code = program_code(program)
         self.bodies = {f.name: f.body for f in program.functions}
-        self.nested = {a.name: aggregate_nodes(a) for a in program.aggregates}
+        self.aggregates = {a.name for a in program.aggregates}
 
-    def called(self, name: str) -> list[ir.Expr] | None:
-        """The expressions a call of `name` evaluates; None for a decision (or a draw)."""
-        if name in self.bodies:
-            return list(body_exprs(self.bodies[name]))
-        return self.nested.get(name)
-
-    def writes(self, roots: list[ir.Expr | None]) -> set[str]:
-        """The counters that the code of `roots`, and what it calls, may assign."""
-        written: set[str] = set()
+    def reached(self, roots: list[ir.Expr | None]) -> tuple[list[ir.Expr], set[str]]:
+        """Every node of `roots` and of what they call (each callee once), and the callees;
+        _Unknown at a call of a decision (or a draw)."""
+        nodes: list[ir.Expr] = []
         seen: set[str] = set()
         stack = [n for e in roots for n in walk_expr(e)]
         while stack:
             n = stack.pop()
-            if isinstance(n, ir.KernelCall) and n.function not in PURE_KERNEL:
-                raise _Unknown
+            nodes.append(n)
             if isinstance(n, ir.CallProc) and n.function not in seen:
+                if n.function not in self.bodies and n.function not in self.aggregates:
+                    raise _Unknown  # a decision lists its options over those being walked
                 seen.add(n.function)
-                called = self.called(n.function)
-                if called is None:  # a decision lists its options over those being walked
-                    raise _Unknown
-                if n.function in self.bodies:
-                    written |= {s.target.array for s in walk_stmts(self.bodies[n.function])
-                                if isinstance(s, ir.Assign) and isinstance(s.target, ir.State)}
-                stack.extend(called)
-        return written
+                stack.extend(self.code[n.function].exprs)
+        return nodes, seen
+
+    def writes(self, roots: list[ir.Expr | None]) -> set[str]:
+        """The counters that the code of `roots`, and what it calls, may assign."""
+        nodes, called = self.reached(roots)
+        if any(isinstance(n, ir.KernelCall) and n.function not in PURE_KERNEL for n in nodes):
+            raise _Unknown
+        return {s.target.array for name in called if name in self.bodies
+                for s in walk_stmts(self.bodies[name])
+                if isinstance(s, ir.Assign) and isinstance(s.target, ir.State)}
 
     def reads(self, e: ir.Expr | None) -> set[str] | None:
         """The counters `e` and what it calls read; None when it reads what the kernel
         changes by itself (the turn, the rounds the loop guard counts, hands, seats)."""
+        try:
+            nodes, _ = self.reached([e])
+        except _Unknown:
+            return None
         read: set[str] = set()
-        seen: set[str] = set()
-        stack = list(walk_expr(e))
-        while stack:
-            n = stack.pop()
+        for n in nodes:
             match n:
                 case ir.State():
                     read.add(n.array)
@@ -127,9 +122,6 @@ class _Code:
                     return None
                 case ir.KernelCall() if n.function == "k_holds":
                     return None
-                case ir.CallProc() if n.function not in seen:
-                    seen.add(n.function)
-                    stack.extend(self.called(n.function) or ())
         return read
 
 

@@ -245,6 +245,13 @@ def map_program_exprs(program: ir.Program, fn: ExprFn) -> ir.Program:
         bankruptcy_ends=map_expr(program.bankruptcy_ends, fn))
 
 
+def unused_name(name: str, taken: set[str]) -> str:
+    """`name`, or it with underscores added, until no name in `taken` is the same."""
+    while name in taken:
+        name += "_"
+    return name
+
+
 def substitute_locals(e: ir.Expr, values: dict[str, ir.Expr]) -> ir.Expr:
     """Replace locals by expressions (parameters by arguments, when inlining)."""
     return map_expr(e, lambda node: values.get(node.name, node)
