@@ -129,6 +129,11 @@ def build_parser() -> argparse.ArgumentParser:
     cov.add_argument("--fail-under", type=percent, metavar="PCT",
                      help="exit 1 when fewer sentences are tested or waived (0 to 100; "
                      "default: never)")
+    describe = commands.add_parser(
+        "describe", help="an edition's vocabulary without its logic, for writing scenarios")
+    describe.add_argument("edition", help="an edition name under rulesets/ or a .rules file")
+    describe.add_argument("--json", action="store_true",
+                          help="print JSON (a stable schema) instead of text")
     _add_analysis_commands(commands)
     add_mutate(commands)  # mutate, and coverage --mutation
     add_authoring(commands)  # new, and --lib on every command that compiles
@@ -308,6 +313,16 @@ def cmd_coverage(args) -> int:
     return 0
 
 
+def cmd_describe(args) -> int:
+    from .compiler.pipeline import LAST_CHECKING_PASS
+    from .harness.describe import describe, format_text
+
+    data = describe(_compile(args.edition, until=LAST_CHECKING_PASS))
+    print(json.dumps(data, indent=2) if args.json else format_text(data), end="\n"
+          if args.json else "")
+    return 0
+
+
 def cmd_cache(args) -> int:
     from .compiler.build import cache_root, clean_cache
 
@@ -416,7 +431,7 @@ COMMANDS = {"check": cmd_check, "compile": cmd_compile, "cache": cmd_cache,
             "simulate": cmd_simulate,
             "test": cmd_test, "coverage": cmd_coverage,
             "report": cmd_report, "compare": cmd_compare, "new": cmd_new,
-            "mutate": cmd_mutate}
+            "mutate": cmd_mutate, "describe": cmd_describe}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -26,24 +26,24 @@ def _game_function(kind: str) -> str:
     return "score" if kind == "score" else f"game_{kind}"
 
 
-def _nodes_of(node, kind: type, skipped: frozenset[str]) -> Iterator:
+def nodes_of(node, kind: type, skipped: frozenset[str]) -> Iterator:
     """Every node of `kind` in a dataclass tree (AST or IR, or a tuple of them), leaving
     out the fields named in `skipped`."""
     if isinstance(node, tuple):
         for item in node:
-            yield from _nodes_of(item, kind, skipped)
+            yield from nodes_of(item, kind, skipped)
         return
     if isinstance(node, kind):
         yield node
     if hasattr(node, "__dataclass_fields__") and not isinstance(node, ir.Type):
         for name in node.__dataclass_fields__:
             if name not in skipped:
-                yield from _nodes_of(getattr(node, name), kind, skipped)
+                yield from nodes_of(getattr(node, name), kind, skipped)
 
 
 def _calls(node) -> Iterator[str]:
     """The generated methods an IR node calls (procedures, aggregates, decisions...)."""
-    return (n.function for n in _nodes_of(node, ir.CallProc, frozenset({"type", "span"})))
+    return (n.function for n in nodes_of(node, ir.CallProc, frozenset({"type", "span"})))
 
 
 class CallGraph:
@@ -117,7 +117,7 @@ class CallGraph:
 
 def _names(node) -> Iterator[str]:
     """Every name an AST node (or tuple of nodes) reads."""
-    return (n.name for n in _nodes_of(node, ast.Name,
+    return (n.name for n in nodes_of(node, ast.Name,
                                       frozenset({"span", "provenance", "default"})))
 
 
