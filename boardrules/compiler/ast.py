@@ -477,6 +477,7 @@ class Scenario(Decl):
     title: str
     rule: str
     steps: tuple[ScenarioStep, ...]
+    suite: str = ""  # "conformance" for a conformance suite's (conformance/*.rules)
 
 
 @dataclass(frozen=True)

@@ -226,6 +226,10 @@ class ErrorCode(Enum):
     OFF_GRID = (
         "BR506", "cell off the grid",
         "a scenario's cell_at names a cell of the grid")
+    NOT_A_SCENARIO = (
+        "BR507", "not a scenario in a scenario file",
+        "a scenario file beside the edition (scenarios/, conformance/) holds only scenarios "
+        "and equivalent notes: the rules stay in the rules files")
 
     # ---- BR6xx: quotes and the rulebook --------------------------------------------------
     RULEBOOK_FILE = (

@@ -11,8 +11,10 @@ One entry per edition path (as given, since diagnostics name files the way the
 user did, and as resolved): a later compilation of the same path replaces it, so
 editing an edition does not pile up entries. It holds a hash of the compiler's
 sources and versions, of the edition file, and of the other files the compilation
-read (the source index's record of them), and the pickled compilation with its
-SHA-256. Anything else (a changed file, another compiler, a damaged or unreadable
+read (the source index's record of them), of the edition's scenario files (the
+source index leaves them out: they never change the production module; here a
+scenario file edited, added or removed is a miss), and the pickled compilation with
+its SHA-256. Anything else (a changed file, another compiler, a damaged or unreadable
 entry) is a miss: the front end runs and the entry is written again. Only
 compilations without errors that reached code generation are kept.
 """
@@ -54,7 +56,8 @@ def load(path: Path) -> Compilation | None:
         entry = pickle.loads(_entry_file(path).read_bytes())
         if entry["edition"] != _edition_digest(path.read_text(encoding="utf-8")) or not (
                 source_index.unchanged(
-                    path.resolve(), entry["inputs"], entry["inputs_digest"])):
+                    path.resolve(), entry["inputs"], entry["inputs_digest"])) or (
+                entry["scenarios"] != source_index.scenario_inputs(path)):
             return None
         data = entry["compilation"]
         if hashlib.sha256(data).hexdigest() != entry["sha256"]:
@@ -79,8 +82,11 @@ def keep(compilation: Compilation) -> None:
         data = pickle.dumps(compilation, protocol=pickle.HIGHEST_PROTOCOL)
         inputs, inputs_digest = source_index.inputs_of(compilation)
         edition_text = compilation.sources.texts[str(compilation.path)]
+        sources = compilation.sources
+        scenario_files = [(Path(m.path), sources.texts[m.path]) for m in sources.scenario_files]
         entry = {"edition": _edition_digest(edition_text), "inputs": inputs,
                  "inputs_digest": inputs_digest, "sha256": hashlib.sha256(data).hexdigest(),
+                 "scenarios": source_index.scenario_inputs(compilation.path, scenario_files),
                  "compilation": data}
         entry_file.parent.mkdir(parents=True, exist_ok=True)
         tmp.write_bytes(pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL))

@@ -518,6 +518,7 @@ class Scenario:
     steps: tuple[ScenarioStep, ...]
     path: str
     line: int
+    suite: str = ""  # "conformance" for a conformance suite's (ast.Scenario.suite)
 
 
 @dataclass(frozen=True)

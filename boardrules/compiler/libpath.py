@@ -54,6 +54,19 @@ def search_path(rules_path: Path) -> list[Path]:
     return unique
 
 
+# the folders beside an edition that hold its scenario files, each with the suite it marks
+# their scenarios as ("": written with the rules; "conformance": from the rulebook alone)
+SCENARIO_FOLDERS = (("scenarios", ""), ("conformance", "conformance"))
+
+
+def scenario_paths(edition_path: Path) -> list[tuple[Path, str]]:
+    """The edition's scenario files, with the suite of each, in a fixed order: scenarios/
+    then conformance/, each sorted by name."""
+    folder = edition_path.parent
+    return [(path, suite) for name, suite in SCENARIO_FOLDERS
+            for path in sorted((folder / name).glob("*.rules")) if path.is_file()]
+
+
 def find_library(name: str, search: Iterable[Path]) -> Path | None:
     """`NAME.rules` in the first folder of the search path that has it."""
     for folder in search:

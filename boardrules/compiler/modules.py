@@ -8,14 +8,14 @@ in import order, each once; a cycle or a missing library is an error at the impo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
 from . import ast
 from .diagnostics import CompileError, Diagnostic, Span, did_you_mean, error_at
 from .error_codes import ErrorCode
-from .libpath import available_libraries, find_library, search_path
+from .libpath import available_libraries, find_library, scenario_paths, search_path
 from .parser import parse
 
 
@@ -26,10 +26,16 @@ class SourceSet:
     edition: ast.Module
     libraries: tuple[ast.Module, ...]
     texts: dict[str, str]
+    # the edition's scenario files (scenarios/*.rules, conformance/*.rules beside it): only
+    # scenarios, which never reach the production module
+    scenario_files: tuple[ast.Module, ...] = ()
 
     @property
     def modules(self) -> tuple[ast.Module, ...]:
         return (*self.libraries, self.edition)
+
+    def is_scenario_file(self, path: str) -> bool:
+        return any(m.path == path for m in self.scenario_files)
 
 
 def library_dir(edition_path: Path) -> Path:
@@ -41,19 +47,37 @@ def load_sources(edition_path: Path, search: list[Path] | None = None) -> Source
     """The edition and its libraries, found on `search` (default: libpath.search_path)."""
     texts: dict[str, str] = {}
     path = str(edition_path)
-    try:
-        text = edition_path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CompileError(
-            [error_at(Span(path, 0, 0, 0, 0), f"cannot read rules file: {exc}",
-                      code=ErrorCode.UNREADABLE_FILE)]
-        ) from None
-    texts[path] = text
-    edition = _parsed_edition(text, path)
+    edition = _parsed_edition(_read(edition_path, "rules file", texts), path)
     libraries: list[ast.Module] = []
     search = search_path(edition_path) if search is None else search
     _load_imports(edition, search, texts, libraries, (path,))
-    return SourceSet(edition, tuple(libraries), texts)
+    scenario_files = tuple(_scenario_file(p, suite, texts) for p, suite in
+                           scenario_paths(edition_path))
+    return SourceSet(edition, tuple(libraries), texts, scenario_files)
+
+
+def _scenario_file(path: Path, suite: str, texts: dict[str, str]) -> ast.Module:
+    """A scenario file, parsed, its scenarios marked with the suite of its folder (the
+    collector reports anything else it holds)."""
+    module = _parsed_library(_read(path, "scenario file", texts), str(path))
+    if not suite:
+        return module
+    return replace(module, decls=tuple(replace(d, suite=suite) if isinstance(d, ast.Scenario)
+                                       else d for d in module.decls))
+
+
+def _read(path: Path, what: str, texts: dict[str, str]) -> str:
+    """A file's text, kept in `texts` under its path as given; an error for the whole file
+    when it cannot be read."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CompileError(
+            [error_at(Span(str(path), 0, 0, 0, 0), f"cannot read {what}: {exc}",
+                      code=ErrorCode.UNREADABLE_FILE)]
+        ) from None
+    texts[str(path)] = text
+    return text
 
 
 @lru_cache(maxsize=8)

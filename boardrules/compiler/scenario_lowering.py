@@ -158,7 +158,7 @@ class _ScenarioLowering:
                 steps.append(ir.ScenarioStep("not_asked", line, target=st.name,
                                              seat=self.seat(st, scope)))
         return ir.Scenario(index, sc.title, sc.rule, count, tuple(steps), sc.span.path,
-                           sc.span.line)
+                           sc.span.line, sc.suite)
 
     def expectation(self, name: str, st: ast.ScenarioStep, scope: Scope, seats, line: int
                     ) -> ir.ScenarioStep:

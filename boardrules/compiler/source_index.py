@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 from .. import __version__
 from .build import cache_root, toolchain
 from .kernel_facts import KERNEL_FILES
-from .libpath import find_library, search_path
+from .libpath import find_library, scenario_paths, search_path
 
 if TYPE_CHECKING:
     from .pipeline import Compilation
@@ -138,15 +138,32 @@ def _same_libraries(edition: Path, inputs: list[str]) -> bool:
 
 
 def input_texts(compilation: Compilation) -> list[tuple[str, str]]:
-    """The files besides the edition that went into the compilation, with their texts:
-    the libraries it imports and its rulebook, named relative to the edition's folder."""
-    folder = compilation.path.resolve().parent
+    """The files besides the edition that went into the production module, with their
+    texts: the libraries it imports and its rulebook, named relative to the edition's
+    folder. Not its scenario files: editing one changes nothing a simulation loads."""
+    sources = compilation.sources
     edition = str(compilation.path)
-    found = [(Path(p), text) for p, text in
-             (compilation.sources.texts if compilation.sources else {}).items() if p != edition]
+    found = [(Path(p), text) for p, text in (sources.texts if sources else {}).items()
+             if p != edition and not (sources and sources.is_scenario_file(p))]
     if compilation.rulebook is not None:
         found.append((compilation.rulebook.path, compilation.rulebook.text))
-    return [(Path(os.path.relpath(p.resolve(), folder)).as_posix(), text) for p, text in found]
+    return _relative(compilation.path, found)
+
+
+def _relative(edition: Path, files: list[tuple[Path, str]]) -> list[tuple[str, str]]:
+    folder = edition.resolve().parent
+    return [(Path(os.path.relpath(p.resolve(), folder)).as_posix(), text) for p, text in files]
+
+
+def scenario_inputs(edition: Path, files: list[tuple[Path, str]] | None = None) -> str:
+    """A hash of the edition's scenario files, named relative to its folder: of `files`
+    (a compilation's, with their texts), or of those on disk now."""
+    if files is None:
+        try:
+            files = [(p, p.read_text(encoding="utf-8")) for p, _ in scenario_paths(edition)]
+        except (OSError, UnicodeDecodeError):
+            return ""
+    return _inputs_digest(_relative(edition, files))
 
 
 def inputs_of(compilation: Compilation) -> tuple[list[str], str]:

@@ -27,6 +27,8 @@ BUILTIN_VALUES = {"current", "turn", "bank", "players_count", "game_over", "winn
                   "rounds", "bankruptcies"}
 SCALAR_TYPES = {"int": "int", "money": "int", "bool": "bool", "str": "str", "deck": "deck"}
 OVERRIDABLE = (ast.RuleDecl, ast.ProcDecl, ast.DecisionDecl)
+# what a scenario file (scenarios/*.rules, conformance/*.rules) may hold
+SCENARIO_FILE_ITEMS = (ast.Scenario, ast.Equivalent)
 
 
 @dataclass
@@ -83,6 +85,8 @@ class Collector:
             is_edition = module is self.sources.edition
             for decl in module.decls:
                 self._collect(decl, module.path, is_edition)
+        for module in self.sources.scenario_files:
+            self._collect_scenario_file(module)
         self._check_edition()
         self._check_types()
         return self.symbols
@@ -173,6 +177,18 @@ class Collector:
                         self.report.error(prop.span, f"game property '{prop.kind}' is given twice",
                                           code=ErrorCode.GIVEN_TWICE)
                     s.game[prop.kind] = prop
+
+    def _collect_scenario_file(self, module: ast.Module) -> None:
+        """A file of scenarios beside the edition: scenarios and equivalent-mutant notes,
+        nothing that could change the production module."""
+        for decl in module.decls:
+            if isinstance(decl, SCENARIO_FILE_ITEMS):
+                self._collect(decl, module.path, False)
+            else:
+                self.report.error(
+                    decl.span, "a scenario file holds only scenarios and equivalent notes",
+                    "move this declaration into the edition's rules file (or a library)",
+                    code=ErrorCode.NOT_A_SCENARIO)
 
     def _collect_edition(self, decl: ast.Edition, is_edition: bool) -> None:
         if not is_edition:

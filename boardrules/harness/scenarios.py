@@ -28,16 +28,21 @@ from ..runtime.values import named
 
 @dataclass(frozen=True)
 class Case:
-    """One scenario of one edition, as a test: `edition::target::title`."""
+    """One scenario of one edition, as a test: `edition::target::title`, or for a scenario
+    of a file beside the rules, `edition::folder/file::target::title`
+    (`disney_theme_park::conformance/jail::go_to_jail::...`)."""
 
     edition: str
     index: int
     target: str
     title: str
+    file: str = ""  # "conformance/jail" for rulesets/<edition>/conformance/jail.rules
+    suite: str = ""  # "conformance" for a conformance suite's scenario
 
     @property
     def test_id(self) -> str:
-        return f"{self.edition}::{self.target}::{self.title}"
+        file = f"{self.file}::" if self.file else ""
+        return f"{self.edition}::{file}{self.target}::{self.title}"
 
 
 @dataclass(frozen=True)
@@ -53,8 +58,17 @@ def load_edition(edition: str) -> Compilation:
 
 
 def cases(compilation: Compilation) -> list[Case]:
-    return [Case(compilation.edition, sc.index, sc.target, sc.title)
+    return [Case(compilation.edition, sc.index, sc.target, sc.title,
+                 _file_label(compilation, sc.path), sc.suite)
             for sc in compilation.program.scenarios]
+
+
+def _file_label(compilation: Compilation, path: str) -> str:
+    """"" for the edition's rules file; "folder/name" for a scenario file beside it."""
+    if path == str(compilation.path):
+        return ""
+    found = Path(path)
+    return f"{found.parent.name}/{found.stem}"
 
 
 def quotes_of(compilation: Compilation, target: str) -> list[str]:
@@ -87,7 +101,8 @@ def run_case(compilation: Compilation, case: Case, backend: str) -> Outcome:
     passed, detail = play(scenario_layer(compilation, backend), scenario)
     if passed:
         return Outcome(case, backend, True, "")
-    header = [f'scenario "{case.title}" ({Path(scenario.path).name}:{scenario.line}, {backend}) '
+    shown = f"{case.file}.rules" if case.file else Path(scenario.path).name
+    header = [f'scenario "{case.title}" ({shown}:{scenario.line}, {backend}) '
               f"tests {case.target}, which implements:"]
     header += [f'  "{quote}"' for quote in quotes_of(compilation, case.target)] or [
         "  (no quoted sentence)"]

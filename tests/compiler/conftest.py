@@ -48,7 +48,10 @@ class EditionFactory:
         self.root = root
 
     def write(self, body: str, *, prelude: bool = True, rulebook: str | None = RULEBOOK,
-              libs: dict[str, str] | None = None, name: str = "ed") -> Path:
+              libs: dict[str, str] | None = None, name: str = "ed",
+              files: dict[str, str] | None = None) -> Path:
+        """The edition (and its rulebook, libraries and `files`: other files of its folder,
+        such as scenario files, by their path in it)."""
         folder = self.root / name
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{name}.rules"
@@ -58,6 +61,9 @@ class EditionFactory:
         for lib, text in (libs or {}).items():
             (self.root / "lib").mkdir(exist_ok=True)
             (self.root / "lib" / f"{lib}.rules").write_text(text, encoding="utf-8")
+        for name_in_folder, text in (files or {}).items():
+            (folder / name_in_folder).parent.mkdir(parents=True, exist_ok=True)
+            (folder / name_in_folder).write_text(text, encoding="utf-8")
         return path
 
     def compile(self, body: str, until: str = "check", **kwargs) -> Compilation:

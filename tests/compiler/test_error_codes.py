@@ -215,6 +215,8 @@ CASES = [
     case(E.DICE_ORDER, DIE + ROLLING + scenario("roller", "dice [1, 2]", "play p1"), 16, 12),
     case(E.OFF_GRID, GRID + ASK_CELL + scenario("turn", "answer d [cell_at(5, 5)]", "play p1"),
          16, 13),
+    case(E.NOT_A_SCENARIO, "", 4, 1, file="play.rules",
+         files={"conformance/play.rules": scenario("turn", "play p1") + "proc f() { }\n"}),
     # BR6xx
     case(E.RULEBOOK_FILE, "", 2, 3, rulebook=None),
     case(E.NOT_IN_RULEBOOK, 'rule r {\n  quote "Nothing like this."\n  on turn(p: player) { }\n}\n',
