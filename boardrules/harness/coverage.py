@@ -33,6 +33,8 @@ from .sentences import Sentence, rulebook_sentences
 from .units import Site, Unit, site, units
 
 STATUSES = ("tested", "untested", "partial", "waived", "uncovered")
+CONFORMANCE = "conformance"  # the suite of a conformance scenario (conformance/*.rules)
+BACKENDS = ("interpreted", "compiled")
 # with mutation results (boardrules coverage --mutation), tested sentences split in two
 EXERCISED = "exercised"
 MUTATION_STATUSES = ("tested", EXERCISED, "untested", "partial", "waived", "uncovered")
@@ -68,6 +70,14 @@ class ScenarioResult:
     passed: bool
     where: Site | None = None
     failed_on: tuple[str, ...] = ()
+    suite: str = ""  # "conformance" for a conformance suite's scenario
+    backends: tuple[str, ...] = ()  # those it ran on
+
+    @property
+    def checks_as_conformance(self) -> bool:
+        """A conformance scenario that passed on both backends."""
+        return (self.suite == CONFORMANCE and self.passed
+                and set(self.backends) >= set(BACKENDS))
 
 
 @dataclass
@@ -80,11 +90,16 @@ class SentenceCoverage:
     quotes: list[tuple[str, Site]] = field(default_factory=list)  # (unit, where it quotes)
     waivers: list[Site] = field(default_factory=list)
     mutation: dict[str, Any] | None = None  # the quoting units' mutants, with --mutation
+    # a passing conformance scenario checks it: the quotes of the units such scenarios test
+    # (with waivers) cover all of it
+    conformance: bool = False
 
     def to_json(self) -> dict[str, Any]:
         data = {"section": self.sentence.section, "text": self.sentence.text,
                 "status": self.status, "rules": self.rules, "reason": self.reason,
-                "scenarios": [{"rule": s.unit, "scenario": s.title, "passed": s.passed}
+                "conformance": self.conformance,
+                "scenarios": [{"rule": s.unit, "scenario": s.title, "passed": s.passed,
+                               "conformance": s.suite == CONFORMANCE}
                               | ({"file": s.where.path, "line": s.where.line} if s.where else {})
                               for s in self.scenarios],
                 "quotes": [{"rule": unit, "file": where.path, "line": where.line}
@@ -107,6 +122,26 @@ class Report:
     units: dict[str, Unit] = field(default_factory=dict)
     mutation: dict[str, Any] | None = None  # the mutate run that feeds it, with --mutation
     sources_hash: str = ""  # of the rules files and the rulebook (sources_hash)
+    has_conformance: bool = False  # the edition has a conformance suite
+
+    def conformance_counts(self) -> tuple[list[tuple[str, dict[str, int]]], dict[str, int]]:
+        """Per section and in total: the rule sentences (all but the waived) and how many of
+        them a passing conformance scenario checks."""
+        order: dict[str, dict[str, int]] = {}
+        total = {"rule_sentences": 0, "checked": 0}
+        for entry in self.sentences:
+            counts = order.setdefault(entry.sentence.section,
+                                      {"rule_sentences": 0, "checked": 0})
+            if entry.status != "waived":
+                for tally in (counts, total):
+                    tally["rule_sentences"] += 1
+                    tally["checked"] += entry.conformance
+        return list(order.items()), total
+
+    def conformance_line(self) -> str:
+        _, total = self.conformance_counts()
+        return (f"checked by conformance: {total['checked']} of {total['rule_sentences']} "
+                "rule sentences")
 
     @property
     def statuses(self) -> tuple[str, ...]:
@@ -142,6 +177,9 @@ class Report:
             "percent_tested_or_waived": self.percent_done(),
             "sentences": [entry.to_json() for entry in self.sentences],
         }
+        sections, total = self.conformance_counts()
+        data["conformance"] = total | {"suite": self.has_conformance, "sections": [
+            {"section": name} | counts for name, counts in sections]}
         if self.mutation is not None:
             data["mutation"] = self.mutation
         if self.never_fired is not None:
@@ -208,6 +246,8 @@ def coverage(compilation: Compilation, outcomes: list[Outcome]) -> Report:
                for w in symbols.waivers]
     waived = [span for _, _, spans in waivers for span in spans]
     results = _results(compilation, outcomes, root)
+    conforming = {u for u, found in results.items() if any(r.checks_as_conformance
+                                                           for r in found)}
     entries = []
     for sentence in sentences:
         names = [u for u, spans in unit_spans.items()
@@ -229,30 +269,34 @@ def coverage(compilation: Compilation, outcomes: list[Outcome]) -> Report:
             status = "waived"
         else:
             status = "uncovered"
+        checked = [span for u in names if u in conforming for span in unit_spans[u]]
         entries.append(SentenceCoverage(sentence, status, names,
                                         "; ".join(r for r, _ in applying), scenarios, quotes,
-                                        [where for _, where in applying]))
+                                        [where for _, where in applying],
+                                        conformance=bool(checked) and _covered(
+                                            sentence, folded, checked + waived) == "all"))
     return Report(compilation.edition, entries, headings, title=program.title,
                   rules_hash=content_key(compilation), sources_hash=sources_hash(compilation),
                   without_handlers=[r for r in program.rules if r not in program.handled_rules],
-                  units=units(symbols, texts, list(quoted), root))
+                  units=units(symbols, texts, list(quoted), root),
+                  has_conformance=any(sc.suite == CONFORMANCE for sc in program.scenarios))
 
 
 def _results(compilation: Compilation, outcomes: list[Outcome], root: Path
              ) -> dict[str, list[ScenarioResult]]:
     """Each unit's scenarios, one result per scenario over the backends it ran on."""
     assert compilation.program is not None
-    failed: dict[tuple[str, int], list[str]] = {}
+    ran: dict[tuple[str, int], list[Outcome]] = {}
     for outcome in outcomes:
-        failures = failed.setdefault((outcome.case.target, outcome.case.index), [])
-        if not outcome.passed:
-            failures.append(outcome.backend)
+        ran.setdefault((outcome.case.target, outcome.case.index), []).append(outcome)
     results: dict[str, list[ScenarioResult]] = {}
-    for (unit, index), failures in failed.items():
+    for (unit, index), found in ran.items():
         scenario = compilation.program.scenarios[index]
         where = site(Span(scenario.path, scenario.line, 1, scenario.line, 1), {}, root)
+        failures = tuple(o.backend for o in found if not o.passed)
         results.setdefault(unit, []).append(
-            ScenarioResult(unit, scenario.title, not failures, where, tuple(failures)))
+            ScenarioResult(unit, scenario.title, not failures, where, failures, scenario.suite,
+                           tuple(o.backend for o in found)))
     return results
 
 
@@ -271,6 +315,8 @@ def format_table(report: Report) -> str:
     lines.append(f"{'total':<44}{totals['sentences']:>6}"
                  + "".join(f"{totals[s]:>10}" for s in statuses))
     lines.append(f"tested or waived: {report.percent_done():.1f}% of sentences")
+    if report.has_conformance:
+        lines.append(report.conformance_line())
     if report.mutation is not None:
         lines.append(f"tested means: passing scenarios kill at least "
                      f"{report.mutation['threshold']:g}% of the mutants of the rules that "

@@ -19,6 +19,8 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from .coverage import Report, ScenarioResult, SentenceCoverage, meanings, percent
 from .units import Site, Unit
 
+CONFORMANCE_MEANING = ("a conformance scenario (written from the rulebook alone) passing on "
+                      "both backends tests rules whose quotes cover all of it")
 FILTERS = ("uncovered", "untested", "partial", "waived", "tested")
 MUTATION_FILTERS = ("uncovered", "untested", "partial", "waived", "exercised", "tested")
 
@@ -117,6 +119,7 @@ def render_html(report: Report) -> str:
     """One self-contained page (no network): the report, after coverage.py's HTML report."""
     section_views = sections(report)
     totals = report.totals()
+    conformance_sections, conformance_total = report.conformance_counts()
     filters = FILTERS if report.mutation is None else MUTATION_FILTERS
     return _environment.get_template("coverage.html.j2").render(
         report=report,
@@ -130,4 +133,7 @@ def render_html(report: Report) -> str:
         sections=section_views,
         units=units(report, section_views),
         anchors={name: rule_anchor(name) for name in report.units},
+        conformance_sections=dict(conformance_sections),
+        conformance_total=conformance_total,
+        conformance_meaning=CONFORMANCE_MEANING,
     )
