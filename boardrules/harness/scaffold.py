@@ -1,7 +1,8 @@
 """`boardrules new`: a new edition's folder, ready to be written from its rulebook.
 
 `new_edition` creates `DIR/NAME/` holding a byte-for-byte copy of the rulebook
-(`rulebook.txt`) and `NAME.rules`: the edition header, the chosen library imports,
+(`rulebook.txt`), the empty folders `scenarios/` and `conformance/` for scenario
+files, and `NAME.rules`: the edition header, the chosen library imports,
 placeholders that let the skeleton compile (a value for each param the libraries
 leave to the edition, a one-space board, a turn when no library plays one), and
 every sentence of the rulebook, section by section, as a comment ready to become
@@ -19,7 +20,12 @@ from pathlib import Path
 
 from ..compiler import ast
 from ..compiler.diagnostics import Span, did_you_mean
-from ..compiler.libpath import available_libraries, find_library, search_path
+from ..compiler.libpath import (
+    SCENARIO_FOLDERS,
+    available_libraries,
+    find_library,
+    search_path,
+)
 from ..compiler.modules import _load_imports
 from .sentences import rulebook_sentences
 
@@ -67,6 +73,8 @@ def new_edition(name: str, rulebook: Path, imports: list[str] | None = None,
     target.mkdir()
     shutil.copyfile(rulebook, target / RULEBOOK)
     edition.write_text(skeleton, encoding="utf-8")
+    for scenario_folder, _ in SCENARIO_FOLDERS:  # empty, for scenario files
+        (target / scenario_folder).mkdir()
     return edition
 
 

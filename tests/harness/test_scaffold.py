@@ -51,6 +51,9 @@ def test_the_folder_holds_the_rulebook_copy_and_a_skeleton(tmp_path, rulebook):
     edition = new_edition("little", rulebook, [], tmp_path)
     assert edition == tmp_path / "little" / "little.rules"
     assert (edition.parent / "rulebook.txt").read_bytes() == rulebook.read_bytes()
+    assert sorted(p.name for p in edition.parent.iterdir()) == [
+        "conformance", "little.rules", "rulebook.txt", "scenarios"]
+    assert not any((edition.parent / "conformance").iterdir())
     skeleton = edition.read_text(encoding="utf-8")
     assert 'edition "Little" {\n  rulebook "rulebook.txt"\n  players 2 to 4\n}' in skeleton
     assert skeleton.index(PLACEHOLDERS) < skeleton.index(SENTENCES)
