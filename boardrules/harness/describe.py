@@ -18,6 +18,8 @@ from typing import Any
 
 from ..compiler import ast
 from ..compiler.callgraph import nodes_of
+from ..compiler.primitives import BUILTIN_ATTRS
+from ..compiler.quotes import quoted_units
 from ..compiler.symbols import KERNEL_EVENTS, Symbols
 from .describe_text import expr_text, params_text, type_text
 
@@ -124,14 +126,12 @@ class Describer:
         self.program = compilation.program
         self.edition_path = str(compilation.path)
         self.edition = compilation.edition
+        self.quoted = {unit: list(dict.fromkeys(q.text for q in quotes))
+                       for unit, quotes in quoted_units(self.symbols).items()}
 
     def rule_quotes(self, name: str) -> list[str]:
         """A rule's quotes, those of the `use` blocks that attach quotes to it included."""
-        rule = self.symbols.rules[name]
-        quotes = _quotes(rule.provenance)
-        for use in self.symbols.uses.get(name, ()):
-            quotes += [q for q in _quotes(use.provenance) if q not in quotes]
-        return quotes
+        return self.quoted.get(name, [])
 
     def data(self) -> dict[str, Any]:
         s, program = self.symbols, self.program
@@ -144,6 +144,9 @@ class Describer:
             "options": [self._option(o) for o in s.options.values()],
             "params": [self._param(p) for p in s.params.values()],
             "enums": [{"name": e.name, "members": list(e.members)} for e in s.enums.values()],
+            "builtin_attributes": [{"owner": owner, "name": name, "type": t.declared,
+                                    "assignable": assignable}
+                                   for (owner, name), (t, assignable) in BUILTIN_ATTRS.items()],
             "fields": [{"owner": f.owner, "name": f.name, "type": type_text(f.type),
                         "default": expr_text(f.default) or None} for f in s.fields.values()],
             "counters": [self._counter(c) for c in s.counters.values()],
@@ -165,6 +168,8 @@ class Describer:
                        "assumes": _assumes(rule.provenance),
                        "defined_in": _library(rule.span.path, self.edition_path)}
                       for name, rule in s.rules.items()],
+            "other_targets": [{"name": unit, "quotes": quotes}
+                              for unit, quotes in self.quoted.items() if unit not in s.rules],
         }
 
     def _option(self, o: ast.OptionDecl) -> dict[str, Any]:
@@ -273,6 +278,10 @@ def format_text(data: dict[str, Any]) -> str:
         + (f"  (= {p['constant']})" if p["constant"] is not None
            and str(p["constant"]) != p["value"] else ""), p)])
     section("enums", [f"  {e['name']} {{ {', '.join(e['members'])} }}" for e in data["enums"]])
+    section("built-in attributes (kernel functions and values: docs/language.md, 24-26)", [
+        f"  {a['owner']}.{a['name']}: {a['type']}" + ("  (a given block may set it)"
+                                                     if a["assignable"] else "")
+        for a in data["builtin_attributes"]])
     section("fields (fixed data)", [
         f"  {f['owner']}.{f['name']}: {f['type']}"
         + (f" = {f['default']}" if f["default"] else "") for f in data["fields"]])
@@ -308,6 +317,8 @@ def format_text(data: dict[str, Any]) -> str:
     section("rules (scenario targets: scenario \"...\" for RULE)", [
         line for r in data["rules"] for line in _noted(
             f"  {r['name']}  [{r['defined_in']}]", r)])
+    section("other scenario targets (definitions that quote the rulebook)", [
+        line for t in data["other_targets"] for line in _noted(f"  {t['name']}", t)])
     return "\n".join(out) + "\n"
 
 

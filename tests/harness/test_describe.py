@@ -15,8 +15,8 @@ from boardrules.runtime.loader import compile_edition, resolve_edition
 
 EDITIONS = ("disney_theme_park", "super_mario_celebration", "animal_crossing", "builder")
 TOP_KEYS = {"schema", "edition", "title", "currency", "players", "options", "params", "enums",
-            "fields", "counters", "groups", "spaces", "dice", "decks", "grid", "events",
-            "decisions", "procedures", "rules"}
+            "builtin_attributes", "fields", "counters", "groups", "spaces", "dice", "decks",
+            "grid", "events", "decisions", "procedures", "rules", "other_targets"}
 DECISION_KEYS = {"name", "params", "prompt", "asked_of", "answer", "legal_answers", "quotes",
                  "assumes", "asked_in", "reached_from"}
 
