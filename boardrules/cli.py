@@ -314,10 +314,10 @@ def cmd_coverage(args) -> int:
 
 
 def cmd_describe(args) -> int:
-    from .compiler.pipeline import LAST_CHECKING_PASS
     from .harness.describe import describe, format_text
 
-    data = describe(_compile(args.edition, until=LAST_CHECKING_PASS))
+    # the whole front end, as `test` runs it: its result is kept, so either reads it back
+    data = describe(_compile(args.edition))
     print(json.dumps(data, indent=2) if args.json else format_text(data), end="\n"
           if args.json else "")
     return 0

@@ -9,7 +9,6 @@ import pytest
 
 from boardrules.cli import main
 from boardrules.compiler.diagnostics import source_lines
-from boardrules.compiler.pipeline import LAST_CHECKING_PASS
 from boardrules.harness.describe import describe, format_text
 from boardrules.runtime.loader import compile_edition, resolve_edition
 
@@ -23,7 +22,7 @@ DECISION_KEYS = {"name", "params", "prompt", "asked_of", "answer", "legal_answer
 
 @pytest.fixture(scope="module", params=EDITIONS)
 def described(request):
-    compilation = compile_edition(resolve_edition(request.param), LAST_CHECKING_PASS)
+    compilation = compile_edition(resolve_edition(request.param))
     data = describe(compilation)
     return compilation, data, format_text(data)
 
