@@ -10,6 +10,7 @@ import pytest
 from boardrules.cli import main
 from boardrules.compiler.diagnostics import source_lines
 from boardrules.harness.describe import describe, format_text
+from boardrules.harness.describe_text import expr_text
 from boardrules.runtime.loader import compile_edition, resolve_edition
 
 EDITIONS = ("disney_theme_park", "super_mario_celebration", "animal_crossing", "builder")
@@ -40,6 +41,11 @@ def test_every_edition_is_described_without_a_procedure_body(described):
     body_lines = {line for line in body_lines if len(line) > 12}
     assert body_lines  # the editions' procedures have bodies...
     assert not any(line.strip() in body_lines for line in shown)  # ...never shown
+    hidden = {expr_text(code) for d in compilation.symbols.decisions.values()
+              for code in (d.where, d.default)} - {""}
+    hidden = {code for code in hidden if len(code) > 12}
+    assert hidden  # nor the decisions' filters and default strategies
+    assert not any(code in text for code in hidden)
     for proc in compilation.symbols.procs.values():
         assert f"  {proc.name}(" in text  # but every procedure's signature is
 
