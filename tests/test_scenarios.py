@@ -1,6 +1,8 @@
 """Every scenario of every edition under rulesets/, on both backends, as one test each.
 
-Test ids read `<edition>::<rule>::<scenario>[<backend>]`; a failure prints the
+Test ids read `<edition>::<rule>::<scenario>[<backend>]`, and for a scenario of a
+file beside the rules `<edition>::<folder>/<file>::<rule>::<scenario>[<backend>]`
+(`disney_theme_park::conformance/jail::...`); a failure prints the
 rulebook sentences of the rule, the expectation, expected against actual, and
 what happened in the game.
 """
