@@ -314,10 +314,15 @@ def cmd_coverage(args) -> int:
 
 
 def cmd_describe(args) -> int:
-    from .harness.describe import describe, format_text
+    from .harness.describe import describe, edition_alone, format_text
 
-    # the whole front end, as `test` runs it: its result is kept, so either reads it back
-    data = describe(_compile(args.edition))
+    try:  # the whole front end, as `test` runs it: its result is kept, so either reads it back
+        compilation = _compile(args.edition)
+    except CompileError as exc:  # a scenario file being written does not hide the vocabulary
+        compilation = edition_alone(resolve_edition(args.edition), exc)
+        print("boardrules: warning: described without the scenario files, which do not "
+              f"check (boardrules check {args.edition})", file=sys.stderr)
+    data = describe(compilation)
     print(json.dumps(data, indent=2) if args.json else format_text(data), end="\n"
           if args.json else "")
     return 0

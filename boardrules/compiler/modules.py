@@ -43,8 +43,10 @@ def library_dir(edition_path: Path) -> Path:
     return edition_path.resolve().parent.parent / "lib"
 
 
-def load_sources(edition_path: Path, search: list[Path] | None = None) -> SourceSet:
-    """The edition and its libraries, found on `search` (default: libpath.search_path)."""
+def load_sources(edition_path: Path, search: list[Path] | None = None,
+                 scenario_files: bool = True) -> SourceSet:
+    """The edition and its libraries, found on `search` (default: libpath.search_path), and
+    its scenario files (unless `scenario_files` is False)."""
     texts: dict[str, str] = {}
     path = str(edition_path)
     edition = _parsed_edition(_read(edition_path, "rules file", texts), path)
@@ -52,7 +54,7 @@ def load_sources(edition_path: Path, search: list[Path] | None = None) -> Source
     search = search_path(edition_path) if search is None else search
     _load_imports(edition, search, texts, libraries, (path,))
     scenario_files = tuple(_scenario_file(p, suite, texts) for p, suite in
-                           scenario_paths(edition_path))
+                           (scenario_paths(edition_path) if scenario_files else ()))
     return SourceSet(edition, tuple(libraries), texts, scenario_files)
 
 

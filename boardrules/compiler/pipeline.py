@@ -42,6 +42,9 @@ class Compilation:
     used: set[str] = field(default_factory=set)  # what the checker saw used, for lint
     effects: Effects | None = None
     code: str = ""
+    # load the edition's scenario files (scenarios/, conformance/); without them, the
+    # edition alone (`describe` while a scenario file does not check)
+    scenario_files: bool = True
 
     @property
     def warnings(self) -> list[Diagnostic]:
@@ -53,7 +56,7 @@ class Compilation:
 
 
 def _load(c: Compilation) -> None:
-    c.sources = load_sources(c.path)
+    c.sources = load_sources(c.path, scenario_files=c.scenario_files)
 
 
 def _collect(c: Compilation) -> None:
@@ -131,14 +134,15 @@ def _guarded(name: str, run: Callable[[Compilation], None], c: Compilation) -> N
 
 def compile_rules(path: Path, until: str = "codegen",
                   after_pass: Callable[[str, Compilation], None] | None = None,
-                  skip: Collection[str] = ()) -> Compilation:
+                  skip: Collection[str] = (), scenario_files: bool = True) -> Compilation:
     """Run the passes up to and including `until`; raise CompileError on errors.
     `after_pass(name, compilation)` sees the result of each pass (to dump the IR); the
-    optimizations named in `skip` are left out (the fuzzer's reference for the others)."""
+    optimizations named in `skip` are left out (the fuzzer's reference for the others);
+    `scenario_files=False` leaves the edition's scenario files out."""
     unknown = set(skip) - {name for name, _ in OPTIMIZATIONS}
     if unknown:
         raise ValueError(f"not optimization passes: {', '.join(sorted(unknown))}")
-    compilation = Compilation(Path(path))
+    compilation = Compilation(Path(path), scenario_files=scenario_files)
     with cycle_collection_paused():
         for name, run, stop_on_error in PASSES:
             if name not in skip:

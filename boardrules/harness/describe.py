@@ -18,6 +18,9 @@ from typing import Any
 
 from ..compiler import ast
 from ..compiler.callgraph import nodes_of
+from ..compiler.diagnostics import CompileError
+from ..compiler.libpath import scenario_paths
+from ..compiler.pipeline import LAST_CHECKING_PASS, compile_rules
 from ..compiler.primitives import BUILTIN_ATTRS
 from ..compiler.quotes import quoted_units
 from ..compiler.symbols import KERNEL_EVENTS, Symbols
@@ -231,6 +234,16 @@ class Describer:
         return {"name": p.name, "params": params_text(p.params), "returns": returns,
                 "signature": signature,
                 "defined_in": _library(p.span.path, self.edition_path)}
+
+
+def edition_alone(path: Path, error: CompileError):
+    """The edition checked without its scenario files, when only they hold the `error`'s
+    diagnostics (a scenario file being written); else the error again."""
+    scenario_files = {str(p) for p, _ in scenario_paths(path)}
+    if not error.diagnostics or any(d.span.path not in scenario_files
+                                    for d in error.diagnostics):
+        raise error
+    return compile_rules(path, until=LAST_CHECKING_PASS, scenario_files=False)
 
 
 def describe(compilation) -> dict[str, Any]:

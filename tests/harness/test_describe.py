@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +15,7 @@ from boardrules.harness.describe import describe, format_text
 from boardrules.harness.describe_text import expr_text
 from boardrules.runtime.loader import compile_edition, resolve_edition
 
+ROOT = Path(__file__).resolve().parents[2]
 EDITIONS = ("disney_theme_park", "super_mario_celebration", "animal_crossing", "builder")
 TOP_KEYS = {"schema", "edition", "title", "currency", "players", "options", "params", "enums",
             "builtin_attributes", "fields", "counters", "groups", "spaces", "dice", "decks",
@@ -88,3 +91,21 @@ def test_an_unknown_edition_is_one_line_and_exit_2(capsys):
     assert main(["describe", "no_such_edition"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("boardrules: error: unknown edition") and err.count("\n") == 1
+
+
+def test_a_scenario_file_that_does_not_check_leaves_the_vocabulary_described(
+        tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("BOARDRULES_CACHE", str(tmp_path / "cache"))
+    demo = tmp_path / "conformance_demo"
+    shutil.copytree(ROOT / "tests" / "editions" / "conformance_demo", demo)
+    (demo / "conformance" / "draft.rules").write_text(
+        'scenario "being written" for no_such_rule {\n  play p1\n}\n', encoding="utf-8")
+    assert main(["describe", str(demo)]) == 0
+    out, err = capsys.readouterr()
+    assert "rules (scenario targets" in out and "  bonus  [edition]" in out
+    assert err.startswith("boardrules: warning: described without the scenario files")
+    edition = demo / "conformance_demo.rules"  # an error in the rules is an error
+    edition.write_text(edition.read_text(encoding="utf-8") + "proc f() { zz() }\n",
+                       encoding="utf-8")
+    assert main(["describe", str(demo)]) == 1
+    assert "unknown procedure 'zz'" in capsys.readouterr().err
