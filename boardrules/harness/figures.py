@@ -86,16 +86,35 @@ def ring_cells(n: int) -> list[tuple[float, float, float]]:
             for t in range(n)]
 
 
+NAME_WIDTH = 12  # characters a line of a square's name holds at the label's full size
+
+
+def name_lines(name: str) -> list[str]:
+    """A square's name wrapped at word boundaries, in at most three lines, as narrow as that
+    allows: every word kept whole and every line shown, so that two squares whose names
+    differ only in their last words ("Collect 2 Resources: Cranes") still read apart."""
+    longest = max((len(word) for word in name.split()), default=0)
+    for width in range(max(NAME_WIDTH, longest), len(name) + 1):
+        lines = textwrap.wrap(name, width, break_long_words=False)
+        if len(lines) <= 3:
+            return lines
+    return [name]
+
+
 def _label(axes: Any, x: float, y: float, size: float, entry: dict[str, Any],
            points: float, dark: bool, hosting: bool = False) -> None:
-    """A square's name (two short lines at most) and share, sized to the square; a square
-    hosting an inset keeps its bottom strip and left side for them."""
-    name = "\n".join(textwrap.wrap(entry["name"], 12)[:2])
+    """A square's name and share, sized to the square: a name wider or taller than two
+    lines of NAME_WIDTH characters shrinks to fit; a square hosting an inset keeps its
+    bottom strip and left side for them."""
+    lines = name_lines(entry["name"])
+    shrink = min(1.0, NAME_WIDTH / max(len(line) for line in lines))
+    shrink *= 0.8 if len(lines) > 2 else 1.0
     colour = "white" if dark else "black"
     name_at = (x + size / 2, y + size * 0.22) if hosting else (x + size / 2, y + size * 0.62)
     share_at = (x + size * 0.22, y + size * 0.7) if hosting else (x + size / 2, y + size * 0.2)
-    axes.text(*name_at, name, ha="center", va="center", color=colour,
-              fontsize=max(4.5, points * size * (0.09 if hosting else 0.11)), linespacing=0.9)
+    axes.text(*name_at, "\n".join(lines), ha="center", va="center", color=colour,
+              fontsize=max(3.0, points * size * (0.09 if hosting else 0.11) * shrink),
+              linespacing=0.9)
     axes.text(*share_at, f"{100 * entry['frequency']:.1f}%", ha="center", va="center",
               fontsize=max(5.5, points * size * (0.12 if hosting else 0.15)), weight="bold",
               color=colour)

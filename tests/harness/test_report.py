@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from boardrules.cli import main
+from boardrules.harness import figures
 from boardrules.harness.report import cash_samples, run_report, variants
 from boardrules.harness.simulate import game_seed, simulate
 from boardrules.runtime.loader import load_module
@@ -113,3 +114,17 @@ def test_report_refuses_an_unwritable_folder_before_playing(tmp_path, capsys):
                  "--option", "nosuch=1"]) == 2
     errors = capsys.readouterr().err.strip().splitlines()
     assert len(errors) == 3 and "cannot write to" in errors[0]
+
+
+@pytest.mark.parametrize("names", [
+    ["Collect 2 Resources: Dump Trucks", "Collect 2 Resources: Cranes",
+     "Collect 2 Resources: Excavators", "Collect 2 Resources: Boats"],
+    ["Mediterranean Ave", "Twilight Zone Tower of Terror", "Bus at Walt Disney World Resort",
+     "Monorail at Disneyland Resort", "Pirates of the Caribbean"],
+])
+def test_board_labels_wrap_at_words_keep_every_word_and_read_apart(names):
+    labels = [figures.name_lines(name) for name in names]
+    for name, lines in zip(names, labels, strict=True):
+        assert " ".join(lines) == name  # no word lost, none split
+        assert len(lines) <= 3
+    assert len({tuple(lines) for lines in labels}) == len(names)
