@@ -57,7 +57,16 @@ def meanings(report: Report) -> dict[str, str]:
     """What each status means for this report (tested is stricter with mutation results)."""
     if report.mutation is None:
         return MEANINGS
-    return MEANINGS | {"tested": TESTED_BY_MUTANTS.format(**report.mutation)}
+    return MEANINGS | {"tested": TESTED_BY_MUTANTS.format(**report.mutation)
+                       + partial_run_note(report.mutation)}
+
+
+def partial_run_note(mutation: dict[str, Any]) -> str:
+    """What a partial mutation run leaves unknown, said wherever the results are used."""
+    if not mutation.get("partial"):
+        return ""
+    return (f" (a partial run: {mutation['ran']} of {mutation['mutants']} mutants ran; a "
+            "sentence whose mutants did not run shows as exercised)")
 Spans = list[tuple[int, int]]
 
 
@@ -320,7 +329,8 @@ def format_table(report: Report) -> str:
     if report.mutation is not None:
         lines.append(f"tested means: passing scenarios kill at least "
                      f"{report.mutation['threshold']:g}% of the mutants of the rules that "
-                     f"quote it (boardrules mutate: {report.mutation['file']})")
+                     f"quote it (boardrules mutate: {report.mutation['file']})"
+                     + partial_run_note(report.mutation))
     if report.never_fired is not None:
         lines.append("")
         lines.append(f"rules that never fired in {report.games} simulated games: "
@@ -345,10 +355,18 @@ def apply_mutation(report: Report, data: dict[str, Any], source: str = "",
     if data.get("sources_hash") != report.sources_hash:
         warnings.append(f"{source or 'the mutation results'} were made from other rules, "
                         f"scenarios or rulebook: run boardrules mutate {report.edition} again")
+    totals = data["totals"]
+    ran = totals.get("selected", totals["mutants"]) - totals.get("not_run", 0)
+    partial = ran < totals["mutants"]
+    if partial:
+        warnings.append(f"{source or 'the mutation results'} come from a partial run: "
+                        f"{ran} of {totals['mutants']} mutants ran, so a sentence whose "
+                        "mutants did not run shows as exercised")
     units, mutants = data.get("units", {}), {m["id"]: m for m in data.get("mutants", [])}
     report.mutation = {"file": source, "threshold": threshold,
                        "sources_hash": data.get("sources_hash"),
-                       "score": data["totals"]["score"]}
+                       "score": totals["score"], "ran": ran, "mutants": totals["mutants"],
+                       "partial": partial}
     for entry in report.sentences:
         if not entry.rules:
             continue

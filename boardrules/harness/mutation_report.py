@@ -140,8 +140,12 @@ def format_report(data: dict[str, Any], survivors: int | None = None) -> str:
     totals, settings = data["totals"], data["settings"]
     header = f"{'origin':<40}{'where':<32}" + "".join(f"{c:>11}" for c in COUNTS) + \
         f"{'score':>9}"
-    lines = [f"mutation testing: {data['edition']} ({totals['selected']} of "
-             f"{totals['mutants']} mutants, {settings['workers']} workers, timeout "
+    ran = totals["selected"] - totals["not_run"]
+    workers = settings["workers"]
+    lines = [f"mutation testing: {data['edition']} ({ran} of {totals['mutants']} mutants run"
+             + (f", {totals['selected']} selected" if totals["selected"] != totals["mutants"]
+                else "")
+             + f"; {workers} worker{'s' if workers != 1 else ''}, timeout "
              f"{settings['timeout']} s, {data['seconds']} s)", header, "-" * len(header)]
     for row in sorted(data["origins"], key=lambda r: (r["score"] is None, r["score"] or 0)):
         lines.append(f"{row['origin'][:39]:<40}{row['file'] + ':' + str(row['line']):<32}"
