@@ -17,6 +17,12 @@ from boardrules.runtime.loader import load_module
 os.environ.setdefault(OPT_LEVEL_ENV, "0")
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# The suite's builds (the editions at -O0 and some fifty small test editions) go to a cache
+# of the checkout's own, never the user's (`$BOARDRULES_TEST_CACHE` chooses another): kept
+# between runs, so a second run builds nothing, and `rm -r .cache` empties it.
+SUITE_CACHE = Path(os.environ.get("BOARDRULES_TEST_CACHE", ROOT / ".cache" / "builds"))
+os.environ["BOARDRULES_CACHE"] = str(SUITE_CACHE)
 RULESETS = ROOT / "rulesets"
 
 

@@ -407,3 +407,12 @@ def test_each_optimization_level_has_its_own_cache_entry(monkeypatch):
         monkeypatch.setenv(build.OPT_LEVEL_ENV, level)
         keys.add(build.toolchain())
     assert len(keys) == 4
+
+
+def test_the_suite_builds_in_a_cache_of_its_own():
+    """The suite's some fifty test editions never land in the user's cache (conftest.py)."""
+    root = Path(__file__).resolve().parents[2]
+    suite = Path(os.environ.get("BOARDRULES_TEST_CACHE", root / ".cache" / "builds"))
+    assert build.cache_root() == suite
+    user = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "boardrules"
+    assert suite.resolve() != user.resolve()
