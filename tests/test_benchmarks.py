@@ -100,3 +100,45 @@ def test_the_instruction_count_reports_the_game_loop_per_turn():
         run.stdout).groups())
     assert turns > 0 and per_turn == round(instructions / turns)
     assert 100 < per_turn < 1_000_000  # the game loop, not Python's start
+
+
+# A stand-in for the C reference: its landing table in the reference's format, every
+# square at 2.5% but In Jail, which shows the turn cap the script set.
+FAKE_REFERENCE = r"""
+#include <stdio.h>
+#define TURN_CAP        1000  /* turns per player */
+int main(void) {
+    printf("capped fraction: 0\n\nlanding frequency (%% of landings):\n");
+    for (int i = 0; i < 40; i++) printf("%2d Square %-16d%8.4f\n", i, i, 2.5);
+    printf("40 In Jail           %8.4f\n", TURN_CAP / 100.0);
+    return 0;
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+def test_landing_is_compared_square_by_square_with_the_reference_capped_at_the_mean(
+        tmp_path):
+    source = tmp_path / "monopoly_ref.c"
+    source.write_text(FAKE_REFERENCE)
+    out = tmp_path / "landing.json"
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks/landing_vs_cref.py"), "--games", "20",
+         "--seed", "1", "--cref", str(source), "--json", str(out)],
+        capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    report = json.loads(out.read_text())
+    rounds = round(report["mean_turns"] / 4)
+    assert report["reference_rounds"] == rounds
+    squares = {row["square"]: row for row in report["squares"]}
+    assert sorted(squares) == list(range(41)) and squares[30]["id"] == "go_to_jail"
+    assert squares[40]["id"] == "in_jail" and squares[40]["reference"] == rounds / 100
+    assert squares[10]["id"] == "visiting" and squares[10]["reference"] == 2.5
+    assert all(row["difference"] == pytest.approx(row["edition"] - row["reference"],
+                                                  abs=1e-3) for row in squares.values())
+    gaps = [abs(row["difference"]) for row in report["squares"]]
+    assert gaps == sorted(gaps, reverse=True) and f"largest difference: {gaps[0]:.3f}" in run.stdout
+    missing = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks/landing_vs_cref.py"), "--cref",
+         str(tmp_path / "none.c")], capture_output=True, text=True, timeout=600)
+    assert missing.returncode == 2 and "boardrules: error: needs" in missing.stderr

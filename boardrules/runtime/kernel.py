@@ -466,10 +466,10 @@ class Kernel:
     @cython.final
     @cython.exceptval(check=False)
     def k_rest(self) -> cython.int:
-        """The open throw is over: count where the turn's player (if still in) rests."""
+        """The open throw is over: count where the turn's player rests. A player who went
+        bankrupt on that throw counts too, as published landing tables count every throw."""
         self.throw_open = False
-        if self.alive[self.current]:
-            self.rest_count[self.position[self.current]] += 1
+        self.rest_count[self.position[self.current]] += 1
         return 0
 
     # ---- decks -------------------------------------------------------------------

@@ -39,6 +39,21 @@ def test_a_throw_rests_where_everything_it_caused_leaves_the_token(disney):
     assert game.rests()[ids.index("in_jail")] == 2 and sum(game.rests()) == 5
 
 
+def test_the_throw_that_bankrupts_the_player_still_rests(disney):
+    """Published tables (and the C reference) count every throw: a player who goes
+    bankrupt on their own throw leaves the token where that throw put it."""
+    ids, cards = disney.SPACE_IDS, disney.CARD_IDS
+    game = disney.Game(3, seed=1)
+    game.start()
+    p = game.current
+    game.state_set("cash", p, 0)
+    game.stack_cards(disney.DECK_NAMES.index("well"), [cards.index("well_tax")])
+    game.script_rolls([3, 4])  # to the Wishing Well: a tax of 15 Wishes, with none
+    game.play_turn(p)
+    assert not game.alive_of(p)
+    assert game.rests()[ids.index("well_1")] == 1 and sum(game.rests()) == 1
+
+
 def test_a_games_counts_add_to_running_totals_as_its_lists_do(disney):
     """`add_counts` (the simulation's tally, in C) adds what `landings()`, `rests()` and
     `fired()` list, element by element, into the totals it is given."""
