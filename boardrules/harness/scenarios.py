@@ -137,6 +137,7 @@ def played(layer: ModuleType, scenario: ir.Scenario) -> tuple[bool, list[str], l
     game.clear_ledger()
     steps = layer.Steps(game)
     seats = list(range(scenario.players))
+    policies = ["default"] * scenario.players  # until a `policy` step
     mark = len(game.trace())
     script = _Script(module)
     game.strict_rolls(any(st.kind == "dice" for st in scenario.steps))
@@ -156,6 +157,10 @@ def played(layer: ModuleType, scenario: ir.Scenario) -> tuple[bool, list[str], l
                 script.answers(st)
             elif st.kind == "option":
                 pass  # chosen when the game was created
+            elif st.kind == "policy":
+                for seat in (seats if st.seat < 0 else [st.seat]):
+                    policies[seat] = st.target
+                game.set_policies(policies)
             elif st.kind == "play":
                 game.play_turn(getattr(steps, st.function)(*seats))
             elif st.kind == "not_asked":
