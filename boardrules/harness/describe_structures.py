@@ -32,13 +32,13 @@ def _frame(node: ast.Stmt) -> str:
     if isinstance(node, ast.For):
         skipped = " (those a condition leaves out skipped)" if node.where is not None else ""
         domain = node.domain
-        if domain.kind == "players":
-            return f"for each player {node.var}, in seat order from p1{skipped}"
-        what = {"spaces": "space, in board order", "groups": "group", "cells": "cell",
-                "cards": f"card of {domain.name}", "enum": f"member of {domain.name}",
-                "range": "number of a range", "legal": "legal answer"}.get(domain.kind,
-                                                                          domain.kind)
-        return f"for each {what} {node.var}{skipped}"
+        noun, after = {"players": ("player", ", in seat order from p1"),
+                       "spaces": ("space", ", in board order"), "groups": ("group", ""),
+                       "cells": ("cell", ""), "cards": ("card", f" of {domain.name}"),
+                       "enum": ("member", f" of {domain.name}"),
+                       "range": ("number", " of a range"),
+                       "legal": ("legal answer", "")}.get(domain.kind, (domain.kind, ""))
+        return f"for each {noun} {node.var}{after}{skipped}"
     return "repeated while a condition holds"
 
 

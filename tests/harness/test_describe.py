@@ -185,6 +185,8 @@ def test_the_structures_a_scenario_writer_must_know():
     params = {p["name"]: p for p in data["params"]}
     assert "a hotel counts as max_houses + 1 buildings" in params["max_houses"]["note"]
     assert "# The houses a lot takes before a hotel: a hotel counts as max_houses + 1" in text
+    buildings = next(c for c in data["counters"] if c["target"] == "space_buildings")
+    assert buildings["note"] == "The buildings on a lot: its houses, or max_houses + 1 for a hotel."
     modules = {m["name"]: m["description"] for m in data["library_modules"]}
     assert modules["buying"].startswith("Buying: a player who lands on a property nobody")
     window = next(w for w in data["windows"] if w["in"] == "proc manage_window")
