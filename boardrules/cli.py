@@ -130,7 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="list every scenario run, passed or failed, and show a failure's "
                       "whole trace")
     test.add_argument("--trace", action="store_true",
-                      help="print the trace of every selected scenario, passed ones too")
+                      help="print the whole trace of every selected scenario, passed or "
+                      "failed")
     test.add_argument("--trace-lines", type=_seed, default=TRACE_LINES, metavar="N",
                       help="the lines of the trace shown under a failure")
 

@@ -62,7 +62,7 @@ def run_selected(compilation: Compilation, chosen: list[Case], backends: tuple[s
     failure with -x."""
     from .scenarios import run_case
 
-    limit = None if selection.verbose else selection.trace_lines
+    limit = None if selection.verbose or selection.trace else selection.trace_lines
     outcomes: list[Outcome] = []
     for backend in backends:
         for case in chosen:

@@ -74,8 +74,9 @@ def test_trace_lines_cuts_a_failures_trace_and_v_shows_it_whole(capsys):
     out = _run(capsys, "-k", "tax is 4", "--trace-lines", "1")[1]
     assert "... (3 earlier lines" in out and "  pay p1->bank 3" in out
     assert "  roll one=1" not in out
-    out = _run(capsys, "-k", "tax is 4", "--trace-lines", "1", "-v")[1]
-    assert "earlier lines" not in out and "  roll one=1" in out
+    for whole in ("-v", "--trace"):
+        out = _run(capsys, "-k", "tax is 4", "--trace-lines", "1", whole)[1]
+        assert "earlier lines" not in out and "  roll one=1" in out
 
 
 @pytest.mark.parametrize("flags, error", [
