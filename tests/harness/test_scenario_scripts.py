@@ -398,3 +398,15 @@ def test_the_policy_and_its_seat_are_checked_with_the_file(tmp_path, step, error
     rendered = caught.value.render()
     assert f"tiny.rules:{len(rules.read_text().splitlines()) - 2}:" in rendered, rendered
     assert f"error: {error}" in rendered, rendered
+
+
+def test_a_random_policy_plays_the_same_on_both_backends(tmp_path):
+    steps = "\n  policy random\n" + "  given { p1.position = c }\n  dice [1]\n  play p1\n" * 8
+    steps += "  expect p1.cash >= 0\n"
+    compilation = compile_rules(_edition(tmp_path, f'\nscenario "r" for toll {{{steps}}}\n'))
+    case = cases(compilation)[0]
+    played = [run_case(compilation, case, backend) for backend in ("interpreted", "compiled")]
+    assert all(outcome.passed for outcome in played), played[0].message
+    assert played[0].trace == played[1].trace
+    answers = {line for line in played[0].trace if " decides yes=" in line}
+    assert answers == {"p1 decides yes=yes", "p1 decides yes=no"}  # drawn, not the default
