@@ -286,6 +286,8 @@ class Describer:
                 "assumes": _assumes(decision.provenance),
                 "asked_in": direct, "reached_from": reaching,
                 "asked_where": self.sites.sites.get(decision.name, []),
+                "passive_answer": ("none" if decision.optional else "false"
+                                   if decision.kind == "bool" else "the default strategy's"),
             })
         return found
 

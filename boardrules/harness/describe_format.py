@@ -168,7 +168,8 @@ def _decision_lines(decisions: list[dict[str, Any]]) -> list[str]:
         if d["prompt"]:
             lines += _wrap(f"prompt: \"{d['prompt']}\"", "      ")
         lines.append(f"      asked of: {d['asked_of']}")
-        lines += _wrap(f"answers: {d['legal_answers']}", "      ")
+        lines += _wrap(f"answers: {d['legal_answers']}; under policy passive: "
+                       f"{d['passive_answer']}", "      ")
         for quote in d["quotes"]:
             lines += _wrap(f'quote "{quote}"', "      ")
         for reason in d["assumes"]:

@@ -22,7 +22,7 @@ TOP_KEYS = {"schema", "edition", "title", "currency", "players", "options", "par
             "grid", "events", "decisions", "procedures", "rules", "other_targets",
             "game_properties", "windows", "library_modules"}
 DECISION_KEYS = {"name", "params", "prompt", "asked_of", "answer", "legal_answers", "quotes",
-                 "assumes", "asked_in", "reached_from", "asked_where"}
+                 "assumes", "asked_in", "reached_from", "asked_where", "passive_answer"}
 
 
 @pytest.fixture(scope="module", params=EDITIONS)
@@ -72,7 +72,9 @@ def test_a_decision_shows_its_answer_type_asker_and_the_rules_asking_it(capsys):
     bid = text[start:re.compile(r"\n  \S").search(text, start + 1).start()]
     assert "bid(p: player, s: space?, what: lot, low: money) -> int?" in bid
     assert "asked of: p (the parameter)" in bid
-    assert "a whole number from low to p.cash, or none" in bid
+    assert "a whole number from low to p.cash, or none; under policy passive: none" in bid
+    assert "(true or false); under policy passive: false" in text
+    assert "under policy passive: the default strategy's" in text
     assert "asked in: proc auction" in bid
     assert "asked when rule buy_or_auction runs (through auction)" in text
     assert "send_to_jail(p: player)  [jail]" in text
