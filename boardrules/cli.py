@@ -36,6 +36,7 @@ from .harness.simulate import (
     simulate,
     write_records,
 )
+from .harness.test_command import SUITES, TRACE_LINES
 from .progress import BuildProgress
 from .runtime.loader import (
     BACKENDS,
@@ -115,6 +116,24 @@ def build_parser() -> argparse.ArgumentParser:
     test.add_argument("edition", help="an edition name under rulesets/ or a .rules file")
     test.add_argument("--backend", choices=BACKENDS,
                       help="only this backend (default: both)")
+    test.add_argument("-k", dest="patterns", action="append", default=[], metavar="PATTERN",
+                      help="only the scenarios whose id (EDITION::file::RULE::title) holds "
+                      "PATTERN, ignoring case; repeatable: all must match")
+    test.add_argument("--rule", dest="rules", action="append", default=[], metavar="NAME",
+                      help="only the scenarios that test this rule (or target); repeatable")
+    test.add_argument("--suite", choices=SUITES,
+                      help="only one suite: conformance/*.rules, scenarios/*.rules, or the "
+                      "rules file's own scenarios")
+    test.add_argument("-x", "--exitfirst", action="store_true",
+                      help="stop at the first failure")
+    test.add_argument("-v", "--verbose", action="store_true",
+                      help="list every scenario run, passed or failed, and show a failure's "
+                      "whole trace")
+    test.add_argument("--trace", action="store_true",
+                      help="print the whole trace of every selected scenario, passed or "
+                      "failed")
+    test.add_argument("--trace-lines", type=_seed, default=TRACE_LINES, metavar="N",
+                      help="the lines of the trace shown under a failure")
 
     cov = commands.add_parser("coverage",
                               help="which rulebook sentences are implemented and tested")
@@ -266,16 +285,16 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_test(args) -> int:
-    from .harness.scenarios import run_edition  # the front end: not on simulate's path
+    from .harness.test_command import Selection, run_test_command  # not on simulate's path
 
+    def usage_error(message: str) -> None:
+        raise UsageError(message)
+
+    check_edition(args.edition)
     backends = (args.backend,) if args.backend else ("interpreted", "compiled")
-    _, outcomes = run_edition(args.edition, backends)
-    failed = [o for o in outcomes if not o.passed]
-    for outcome in failed:
-        print(f"FAILED {outcome.case.test_id} [{outcome.backend}]\n{outcome.message}\n")
-    print(f"{len(outcomes) - len(failed)} passed, {len(failed)} failed "
-          f"({len(outcomes) // max(1, len(backends))} scenarios x {len(backends)} backend(s))")
-    return 1 if failed else 0
+    selection = Selection(tuple(args.patterns), tuple(args.rules), args.suite, args.exitfirst,
+                          args.verbose, args.trace, args.trace_lines)
+    return run_test_command(args.edition, backends, selection, usage_error)
 
 
 def cmd_coverage(args) -> int:

@@ -461,7 +461,8 @@ class GameDecl(Decl):
 
 @dataclass(frozen=True)
 class ScenarioStep(Node):
-    kind: str  # players | given | dice | cards | answer | play | expect | not_asked
+    kind: str  # players | given | dice | cards | answer | option | policy | play | expect
+    # | legal | not_asked
     name: str = ""
     exprs: tuple[Expr, ...] = ()
     names: tuple[str, ...] = ()

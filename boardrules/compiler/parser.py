@@ -518,6 +518,12 @@ class _ToAst(Transformer_NonRecursive):
     def sc_option(self, meta, c):
         return ast.ScenarioStep(self._span(meta), "option", name=str(c[0]), exprs=(c[1],))
 
+    def sc_policy(self, meta, c):
+        """`policy passive` (every seat) or `policy p2 passive` (one seat)."""
+        seat = (str(c[0]),) if len(c) > 1 else ()
+        return ast.ScenarioStep(self._span(meta), "policy", name=str(c[-1]), names=seat,
+                                seat_span=token_span(self.path, c[0]) if seat else None)
+
     def sc_play(self, meta, c):
         return ast.ScenarioStep(self._span(meta), "play", exprs=(c[0],))
 

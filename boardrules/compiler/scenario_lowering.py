@@ -63,6 +63,11 @@ def lower_scenarios(checker: Checker, props: dict, dice: tuple[ir.Die, ...] = ()
     return LoweredScenarios(scenarios, tuple(lowering.functions), tuple(aggregates))
 
 
+# what a `policy` step may give the seats: the default strategy, random legal answers, or
+# doing nothing (`none`, false) where a decision allows it (docs/language.md, section 20)
+SCENARIO_POLICIES = {"default": "", "random": "", "passive": ""}
+
+
 class _ScenarioLowering:
     def __init__(self, checker: Checker, props: dict, dice: tuple[ir.Die, ...]):
         self.c = checker
@@ -86,7 +91,8 @@ class _ScenarioLowering:
             self.c.report = saved
 
     def known(self, table: dict, what: str, st: ast.ScenarioStep) -> bool:
-        """Whether the step names a known deck, decision or option (an error if not)."""
+        """Whether the step names a known deck, decision, option or policy (an error if
+        not)."""
         if st.name in table:
             return True
         self.report.error(st.span, f"unknown {what} '{st.name}'", did_you_mean(st.name, set(table)),
@@ -143,6 +149,10 @@ class _ScenarioLowering:
                 otype = resolve_type(option.type, s, self.report)
                 steps.append(ir.ScenarioStep("option", line, target=st.name, values=(
                     int(c.constant(st.exprs[0], otype)[0]),)))
+            elif st.kind == "policy":
+                if self.known(SCENARIO_POLICIES, "policy", st):
+                    steps.append(ir.ScenarioStep("policy", line, target=st.name,
+                                                 seat=self.seat(st, scope)))
             elif st.kind == "play":
                 value = c.expr(st.exprs[0], scope)
                 c._expect(value.type, Type("player"), st.exprs[0].span)

@@ -24,6 +24,8 @@ from ..compiler.pipeline import LAST_CHECKING_PASS, compile_rules
 from ..compiler.primitives import BUILTIN_ATTRS
 from ..compiler.quotes import quoted_units
 from ..compiler.symbols import KERNEL_EVENTS, Symbols
+from .describe_format import format_text  # noqa: F401  (the CLI's import)
+from .describe_structures import AskSites, comment_above, library_modules
 from .describe_text import expr_text, params_text, type_text
 
 SCHEMA = 1
@@ -38,6 +40,10 @@ def _assumes(provenance: Iterable[ast.Provenance]) -> list[str]:
     return [p.reason for p in provenance if isinstance(p, ast.Assume)]
 
 
+def _notes(provenance: Iterable[ast.Provenance]) -> dict[str, list[str]]:
+    return {"quotes": _quotes(provenance), "assumes": _assumes(provenance)}
+
+
 def _values(values: tuple[ast.FieldValue, ...]) -> dict[str, str]:
     return {v.name: expr_text(v.value) for v in values}
 
@@ -45,6 +51,28 @@ def _values(values: tuple[ast.FieldValue, ...]) -> dict[str, str]:
 def _library(span_path: str, edition_path: str) -> str:
     """Where a definition is: "edition", or the library module's name."""
     return "edition" if span_path == edition_path else Path(span_path).stem
+
+
+# each game property: how it is written (a formula is not shown), and what holds without it
+GAME_PROPERTIES = {
+    "first": ("first EXPR", "p1 plays first"),
+    "over": ("over when ...", "the game ends when at most one player is still in"),
+    "rounds": ("over after N rounds", "no round limit"),
+    "bankruptcy": ("over at first bankruptcy", "a bankruptcy does not end the game"),
+    "score": ("score(p: player) = ...", "a player's score is their cash"),
+    "valuation": ("score(p: player) = ... when COND", "no valuation: the score above"),
+    "turn_limit": ("turn_limit N", "the game is capped after 1000 turns"),
+}
+
+
+def _game_written(kind: str, prop: ast.GameProp, written: str) -> str:
+    """A game property as written, its formula left out (`over when ...`)."""
+    value = expr_text(prop.value)
+    return {"first": f"first {value}", "rounds": f"over after {value} rounds",
+            "turn_limit": f"turn_limit {value}",
+            "bankruptcy": f"over at first bankruptcy when {value}",
+            "valuation": f"score(p: player) = ... when {expr_text(prop.condition)}",
+            }.get(kind, written)
 
 
 class _Askers:
@@ -131,6 +159,21 @@ class Describer:
         self.edition = compilation.edition
         self.quoted = {unit: list(dict.fromkeys(q.text for q in quotes))
                        for unit, quotes in quoted_units(self.symbols).items()}
+        self.sources = compilation.sources
+        self.sites = AskSites(self.symbols)
+
+    def note(self, decl: ast.Node) -> str | None:
+        """A library definition's comment (the library's documentation of it); None for
+        the edition's own, whose comments are the rules' reading."""
+        path = decl.span.path
+        if path == self.edition_path or self.sources is None:
+            return None
+        return comment_above(self.sources.texts.get(path, ""), decl.span.line) or None
+
+    def folded(self, text: str) -> str:
+        """A param's name with its value (`manage_rounds (= 2)`); other text as it is."""
+        value = self.program.constants.get(text)
+        return f"{text} (= {value})" if type(value) is int else text
 
     def rule_quotes(self, name: str) -> list[str]:
         """A rule's quotes, those of the `use` blocks that attach quotes to it included."""
@@ -146,27 +189,31 @@ class Describer:
             "players": {"min": program.min_players, "max": program.max_players},
             "options": [self._option(o) for o in s.options.values()],
             "params": [self._param(p) for p in s.params.values()],
-            "enums": [{"name": e.name, "members": list(e.members)} for e in s.enums.values()],
+            "enums": [{"name": e.name, "members": list(e.members), **_notes(e.provenance)}
+                      for e in s.enums.values()],
             "builtin_attributes": [{"owner": owner, "name": name, "type": t.declared,
                                     "assignable": assignable}
                                    for (owner, name), (t, assignable) in BUILTIN_ATTRS.items()],
             "fields": [{"owner": f.owner, "name": f.name, "type": type_text(f.type),
                         "default": expr_text(f.default) or None} for f in s.fields.values()],
             "counters": [self._counter(c) for c in s.counters.values()],
-            "groups": [{"name": g.name, "title": g.title, "values": _values(g.values)}
-                       for g in s.groups.values()],
+            "groups": [{"name": g.name, "title": g.title, "values": _values(g.values),
+                        **_notes(g.provenance)} for g in s.groups.values()],
             "spaces": [self._space(sp) for sp in s.spaces.values()],
-            "dice": [{"name": d.name, "faces": [expr_text(f) for f in d.faces]}
-                     for d in s.dice.values()],
+            "dice": [{"name": d.name, "faces": [expr_text(f) for f in d.faces],
+                      **_notes(d.provenance)} for d in s.dice.values()],
             "decks": [self._deck(d) for d in s.decks.values()],
-            "grid": next(({"name": g.name, "width": g.width, "height": g.height}
-                          for g in s.grids.values()), None),
+            "grid": next(({"name": g.name, "width": g.width, "height": g.height,
+                           **_notes(g.provenance)} for g in s.grids.values()), None),
             "events": [{"name": name, "params": [{"name": n, "type": t.declared}
                                                  for n, t in params],
                         "raised_by": "kernel" if name in KERNEL_EVENTS else "rules"}
                        for name, params in s.events.items()],
             "decisions": self._decisions(),
             "procedures": [self._procedure(p) for p in s.procs.values()],
+            "game_properties": self._game_properties(),
+            "windows": [{**w, "rounds": self.folded(w["rounds"])} for w in self.sites.windows],
+            "library_modules": library_modules(self.sources) if self.sources else [],
             "rules": [{"name": name, "quotes": self.rule_quotes(name),
                        "assumes": _assumes(rule.provenance),
                        "defined_in": _library(rule.span.path, self.edition_path)}
@@ -184,30 +231,43 @@ class Describer:
                 "quotes": _quotes(o.provenance), "assumes": _assumes(o.provenance)}
 
     def _param(self, p: ast.ParamDecl) -> dict[str, Any]:
+        """The value in force with the provenance that goes with it: a `set`'s quotes and
+        assumes for a value set, the param's own for its default; a default a `set`
+        replaced is shown apart, with the assumes that explain that default."""
         setting = self.symbols.sets.get(p.name)
         value = setting.value if setting is not None else p.value
-        provenance = (*p.provenance, *(setting.provenance if setting is not None else ()))
         folded = self.program.constants.get(p.name)
         numeric = p.type.name in ("int", "money") and type(folded) is int
-        return {"name": p.name, "type": type_text(p.type), "value": expr_text(value),
-                "constant": folded if numeric else None,
-                "assumes": _assumes(provenance)}
+        in_force = setting.provenance if setting is not None else p.provenance
+        found = {"name": p.name, "type": type_text(p.type), "value": expr_text(value),
+                 "constant": folded if numeric else None, **_notes(in_force),
+                 "defined_in": _library(p.span.path, self.edition_path),
+                 "set_in": (_library(setting.span.path, self.edition_path)
+                            if setting is not None else None),
+                 "replaced_default": None, "note": self.note(p)}
+        if setting is not None:
+            found["replaced_default"] = {"value": expr_text(p.value) or None,
+                                         **_notes(p.provenance)}
+        return found
 
     def _counter(self, c: ast.CounterDecl) -> dict[str, Any]:
         return {"owner": c.owner or "game", "name": c.name, "type": type_text(c.type),
-                "initial": expr_text(c.initial) or None, "assumes": _assumes(c.provenance)}
+                "initial": expr_text(c.initial) or None, **_notes(c.provenance),
+                "target": f"{c.owner}_{c.name}" if c.owner else c.name, "note": self.note(c)}
 
     def _space(self, sp: ast.SpaceDecl) -> dict[str, Any]:
         index = self.program.space_ids.index(sp.name)
         return {"name": sp.name, "title": sp.title, "kind": sp.kind,
                 "track": None if sp.offboard_at else self.program.track[index],
-                "offboard_at": sp.offboard_at or None, "values": _values(sp.values)}
+                "offboard_at": sp.offboard_at or None, "values": _values(sp.values),
+                **_notes(sp.provenance)}
 
     def _deck(self, d: ast.DeckDecl) -> dict[str, Any]:
         return {"name": d.name, "title": d.title, "params": params_text(d.params),
+                **_notes(d.provenance),
                 "cards": [{"name": c.name, "text": c.text, "keep": c.keep,
-                           "copies": c.copies, "values": _values(c.values)}
-                          for c in d.cards]}
+                           "copies": c.copies, "values": _values(c.values),
+                           **_notes(c.provenance)} for c in d.cards]}
 
     def _decisions(self) -> list[dict[str, Any]]:
         askers = _Askers(self.symbols)
@@ -225,6 +285,9 @@ class Describer:
                 "quotes": _quotes(decision.provenance),
                 "assumes": _assumes(decision.provenance),
                 "asked_in": direct, "reached_from": reaching,
+                "asked_where": self.sites.sites.get(decision.name, []),
+                "passive_answer": ("none" if decision.optional else "false"
+                                   if decision.kind == "bool" else "the default strategy's"),
             })
         return found
 
@@ -233,7 +296,26 @@ class Describer:
         signature = f"{p.name}({params_text(p.params)})" + (f" -> {returns}" if returns else "")
         return {"name": p.name, "params": params_text(p.params), "returns": returns,
                 "signature": signature,
-                "defined_in": _library(p.span.path, self.edition_path)}
+                "defined_in": _library(p.span.path, self.edition_path), "note": self.note(p)}
+
+    def _game_properties(self) -> list[dict[str, Any]]:
+        """Each game property the program gives (the library's or the edition's), with its
+        quotes and whether a scenario may target it; and what holds for one not given.
+        Only the properties' settings are shown (a variant's condition, the first player,
+        the rounds, the cap), not a score's or an end's formula: that is the rules'
+        reading."""
+        found = []
+        for kind, (written, absent) in GAME_PROPERTIES.items():
+            prop = self.symbols.game.get(kind)
+            if prop is None:
+                found.append({"target": f"game_{kind}", "given": False, "written": written,
+                              "when_absent": absent, "quotes": [], "assumes": []})
+                continue
+            found.append({"target": f"game_{kind}", "given": True,
+                          "written": _game_written(kind, prop, written),
+                          "defined_in": _library(prop.span.path, self.edition_path),
+                          **_notes(prop.provenance)})
+        return found
 
 
 def edition_alone(path: Path, error: CompileError):
@@ -249,121 +331,3 @@ def edition_alone(path: Path, error: CompileError):
 def describe(compilation) -> dict[str, Any]:
     """A checked compilation's vocabulary (the JSON `boardrules describe --json` prints)."""
     return Describer(compilation).data()
-
-
-def _wrap(text: str, indent: str) -> list[str]:
-    import textwrap
-
-    return textwrap.wrap(text, 92, initial_indent=indent, subsequent_indent=indent + "  ")
-
-
-def _values_text(values: dict[str, str]) -> str:
-    return ", ".join(f"{k} = {v}" for k, v in values.items())
-
-
-def _noted(line: str, item: dict[str, Any]) -> list[str]:
-    """A line, then the item's quotes and assumptions, each on lines of its own."""
-    lines = [line]
-    for quote in item.get("quotes", ()):
-        lines += _wrap(f'quote "{quote}"', "      ")
-    for reason in item.get("assumes", ()):
-        lines += _wrap(f'assume "{reason}"', "      ")
-    return lines
-
-
-def format_text(data: dict[str, Any]) -> str:
-    """The description for a reader: one section per kind of definition."""
-    players = data["players"]
-    out = [f"edition {data['edition']}: {data['title']}",
-           f"  players {players['min']} to {players['max']}"
-           + (f", currency {data['currency']}" if data["currency"] else "")]
-
-    def section(title: str, lines: list[str]) -> None:
-        if lines:
-            out.extend(["", f"{title}:", *lines])
-
-    section("options (scenario step: option NAME = VALUE)", [
-        line for o in data["options"] for line in _noted(
-            f"  {o['name']}: {o['type']} = {o['default']}  \"{o['title']}\""
-            + (f"  (values: {', '.join(o['values'])})" if o["values"] else ""), o)])
-    section("params", [line for p in data["params"] for line in _noted(
-        f"  {p['name']}: {p['type']} = {p['value']}"
-        + (f"  (= {p['constant']})" if p["constant"] is not None
-           and str(p["constant"]) != p["value"] else ""), p)])
-    section("enums", [f"  {e['name']} {{ {', '.join(e['members'])} }}" for e in data["enums"]])
-    section("built-in attributes (kernel functions and values: docs/language.md, 24-26)", [
-        f"  {a['owner']}.{a['name']}: {a['type']}" + ("  (a given block may set it)"
-                                                     if a["assignable"] else "")
-        for a in data["builtin_attributes"]])
-    section("fields (fixed data)", [
-        f"  {f['owner']}.{f['name']}: {f['type']}"
-        + (f" = {f['default']}" if f["default"] else "") for f in data["fields"]])
-    section("counters (state; a given block may set them)", [
-        line for c in data["counters"] for line in _noted(
-            f"  {c['owner']}.{c['name']}: {c['type']}"
-            + (f" = {c['initial']}" if c["initial"] else ""), c)])
-    section("groups", [f"  {g['name']} \"{g['title']}\""
-                       + (f" {{ {_values_text(g['values'])} }}" if g["values"] else "")
-                       for g in data["groups"]])
-    section("board (in order; track position or offboard)", [
-        f"  {'' if s['track'] is None else s['track']:>3} {s['name']} \"{s['title']}\" "
-        f"{s['kind']}" + (f" offboard at {s['offboard_at']}" if s["offboard_at"] else "")
-        + (f" {{ {_values_text(s['values'])} }}" if s["values"] else "")
-        for s in data["spaces"]])
-    section("dice", [f"  {d['name']} faces [{', '.join(d['faces'])}]" for d in data["dice"]])
-    deck_lines: list[str] = []
-    for deck in data["decks"]:
-        deck_lines.append(f"  deck {deck['name']}({deck['params']}) \"{deck['title']}\"")
-        for c in deck["cards"]:
-            extra = (" keep" if c["keep"] else "") + (
-                f" copies {c['copies']}" if c["copies"] > 1 else "") + (
-                f" {{ {_values_text(c['values'])} }}" if c["values"] else "")
-            deck_lines += _wrap(f"{c['name']} \"{c['text']}\"{extra}", "    ")
-    section("decks and cards", deck_lines)
-    if data["grid"]:
-        grid = data["grid"]
-        section("grid", [f"  {grid['name']} {grid['width']} x {grid['height']}"])
-    section("events", [_event_line(e) for e in data["events"]])
-    section("decisions (scenario step: answer NAME [...])", _decision_lines(data["decisions"]))
-    section("procedures (callable in a given block; bodies not shown)", [
-        f"  {p['signature']}  [{p['defined_in']}]" for p in data["procedures"]])
-    section("rules (scenario targets: scenario \"...\" for RULE)", [
-        line for r in data["rules"] for line in _noted(
-            f"  {r['name']}  [{r['defined_in']}]", r)])
-    section("other scenario targets (definitions that quote the rulebook)", [
-        line for t in data["other_targets"] for line in _noted(f"  {t['name']}", t)])
-    return "\n".join(out) + "\n"
-
-
-def _event_line(event: dict[str, Any]) -> str:
-    params = ", ".join(f"{p['name']}: {p['type']}" for p in event["params"])
-    return f"  {event['name']}({params})  raised by the {event['raised_by']}"
-
-
-def _decision_lines(decisions: list[dict[str, Any]]) -> list[str]:
-    """Each decision; a rule's quotes are written the first time the rule is named."""
-    lines: list[str] = []
-    quoted: set[str] = set()
-    for d in decisions:
-        lines.append(f"  {d['name']}({d['params']}) -> {d['answer']}")
-        if d["prompt"]:
-            lines += _wrap(f"prompt: \"{d['prompt']}\"", "      ")
-        lines.append(f"      asked of: {d['asked_of']}")
-        lines += _wrap(f"answers: {d['legal_answers']}", "      ")
-        for quote in d["quotes"]:
-            lines += _wrap(f'quote "{quote}"', "      ")
-        for reason in d["assumes"]:
-            lines += _wrap(f'assume "{reason}"', "      ")
-        direct = ", ".join(f"{a['kind']} {a['name']}" for a in d["asked_in"])
-        lines.append(f"      asked in: {direct or 'no code (never asked)'}")
-        for unit in d["reached_from"]:
-            via = f" (through {', '.join(unit['via'])})" if unit["via"] else ""
-            seen = unit["name"] in quoted and unit["kind"] == "rule"
-            lines.append(f"      asked when {unit['kind']} {unit['name']} runs{via}"
-                         + (" (its quotes above)" if seen and unit.get("quotes") else ""))
-            if not seen:
-                for quote in unit.get("quotes", ()):
-                    lines += _wrap(f'"{quote}"', "          ")
-            if unit["kind"] == "rule":
-                quoted.add(unit["name"])
-    return lines

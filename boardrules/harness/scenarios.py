@@ -24,6 +24,7 @@ from ..runtime.errors import rules_location
 from ..runtime.kernel_support import forced_key
 from ..runtime.loader import compile_edition, import_compilation, resolve_edition
 from ..runtime.values import named
+from .test_command import TRACE_LINES
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,7 @@ class Outcome:
     backend: str
     passed: bool
     message: str
+    trace: tuple[str, ...] = ()  # everything the game traced once the scenario began
 
 
 def load_edition(edition: str) -> Compilation:
@@ -96,21 +98,33 @@ def scenario_layer(compilation: Compilation, backend: str) -> ModuleType:
     return _layers[key][1]
 
 
-def run_case(compilation: Compilation, case: Case, backend: str) -> Outcome:
+def run_case(compilation: Compilation, case: Case, backend: str,
+             trace_lines: int | None = TRACE_LINES) -> Outcome:
+    """Run one scenario; a failure's message ends with the last `trace_lines` lines of the
+    trace (all of them for None), and the outcome keeps the whole trace."""
     scenario = compilation.program.scenarios[case.index]
-    passed, detail = play(scenario_layer(compilation, backend), scenario)
+    passed, detail, trace = played(scenario_layer(compilation, backend), scenario)
     if passed:
-        return Outcome(case, backend, True, "")
+        return Outcome(case, backend, True, "", tuple(trace))
     shown = f"{case.file}.rules" if case.file else Path(scenario.path).name
     header = [f'scenario "{case.title}" ({shown}:{scenario.line}, {backend}) '
               f"tests {case.target}, which implements:"]
     header += [f'  "{quote}"' for quote in quotes_of(compilation, case.target)] or [
         "  (no quoted sentence)"]
-    return Outcome(case, backend, False, "\n".join(header + detail))
+    detail += trace_tail(trace, trace_lines)
+    return Outcome(case, backend, False, "\n".join(header + detail), tuple(trace))
 
 
 def play(layer: ModuleType, scenario: ir.Scenario) -> tuple[bool, list[str]]:
-    """Play a scenario with its test layer; (True, []) or (False, lines explaining the failure).
+    """Play a scenario with its test layer; (True, []) or (False, lines explaining the
+    failure, the end of the trace included)."""
+    passed, detail, trace = played(layer, scenario)
+    return passed, (detail + trace_tail(trace, TRACE_LINES) if not passed else [])
+
+
+def played(layer: ModuleType, scenario: ir.Scenario) -> tuple[bool, list[str], list[str]]:
+    """Play a scenario with its test layer: whether it passed, the lines explaining a
+    failure, and the trace of what happened since it began.
 
     A scenario that scripts dice (has a `dice` step) scripts every roll: a roll with no
     scripted value left fails it, and so do dice a play leaves unrolled (the dice scripted
@@ -123,6 +137,7 @@ def play(layer: ModuleType, scenario: ir.Scenario) -> tuple[bool, list[str]]:
     game.clear_ledger()
     steps = layer.Steps(game)
     seats = list(range(scenario.players))
+    policies = ["default"] * scenario.players  # until a `policy` step
     mark = len(game.trace())
     script = _Script(module)
     game.strict_rolls(any(st.kind == "dice" for st in scenario.steps))
@@ -142,38 +157,42 @@ def play(layer: ModuleType, scenario: ir.Scenario) -> tuple[bool, list[str]]:
                 script.answers(st)
             elif st.kind == "option":
                 pass  # chosen when the game was created
+            elif st.kind == "policy":
+                for seat in (seats if st.seat < 0 else [st.seat]):
+                    policies[seat] = st.target
+                game.set_policies(policies)
             elif st.kind == "play":
                 game.play_turn(getattr(steps, st.function)(*seats))
             elif st.kind == "not_asked":
                 asked = _asked(game.trace()[mark:], st)
                 if asked:
                     return False, [f"expect not asked {_decision(st)} (line {st.line}): "
-                                   f"{asked}"] + _trace_tail(game, mark)
+                                   f"{asked}"], _since(game, mark)
             elif st.kind in ("expect", "legal"):
                 holds, value, other = getattr(steps, st.function)(*seats)
                 if not holds:
                     script.rolled(left - game.rolls_left())
                     explained = (_explain(module, st, value, other) if st.kind == "expect"
                                  else _explain_legal(module, st, value))
-                    return False, explained + _trace_tail(game, mark)
+                    return False, explained, _since(game, mark)
         except Exception as exc:  # a rule failed inside the scenario: report, do not crash
             where = rules_location(module, exc)
             where = f" in {where}" if where else ""
             script.rolled(left - game.rolls_left())
             if type(exc).__name__ == "ScriptedRollError":
-                return False, [script.bad_roll(st, exc, where)] + _trace_tail(game, mark)
+                return False, [script.bad_roll(st, exc, where)], _since(game, mark)
             return False, [f"step at line {st.line} ({st.kind}) failed{where}: "
-                           f"{type(exc).__name__}: {exc}"] + _trace_tail(game, mark)
+                           f"{type(exc).__name__}: {exc}"], _since(game, mark)
         if st.kind != "dice":
             script.rolled(left - game.rolls_left())
         if st.kind == "play" and script.queued:
-            return False, [script.unrolled(st)] + _trace_tail(game, mark)
+            return False, [script.unrolled(st)], _since(game, mark)
     unused = script.unused(game.answers_left())
     if script.queued:
         unused.insert(0, script.unrolled(None))
     if unused:
-        return False, unused + _trace_tail(game, mark)
-    return True, []
+        return False, unused, _since(game, mark)
+    return True, [], _since(game, mark)
 
 
 def _decision(st: ir.ScenarioStep) -> str:
@@ -286,11 +305,16 @@ def _explain_legal(module: ModuleType, st: ir.ScenarioStep, value) -> list[str]:
             f"  actual:   they {verdicts[1]} it"]
 
 
-def _trace_tail(game, mark: int, limit: int = 40) -> list[str]:
-    lines = game.trace()[mark:]
-    shown = lines[-limit:]
-    prefix = [f"  ... ({len(lines) - limit} earlier lines)"] if len(lines) > limit else []
-    return ["what happened:"] + prefix + [f"  {line.strip()}" for line in shown]
+def _since(game, mark: int) -> list[str]:
+    return [line.strip() for line in game.trace()[mark:]]
+
+
+def trace_tail(trace: list[str], limit: int | None) -> list[str]:
+    """The trace under a failure: its last `limit` lines (all of them for None)."""
+    shown = trace if limit is None else trace[len(trace) - limit:] if limit else []
+    prefix = ([f"  ... ({len(trace) - len(shown)} earlier lines; --trace-lines N or -v "
+               "shows more)"] if len(shown) < len(trace) else [])
+    return ["what happened:"] + prefix + [f"  {line}" for line in shown]
 
 
 def show(module: ModuleType, type_name: str, value) -> str:

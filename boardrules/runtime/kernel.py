@@ -243,7 +243,9 @@ class Kernel:
         return 0
 
     def set_policies(self, policies) -> None:
-        """A policy per seat: 'random', 'default', or callable(game, decision, player, options)."""
+        """A policy per seat: 'random', 'default', 'passive' (a scenario's players who do
+        nothing: `none` for an optional decision, false for a yes/no one, else the default's
+        answer), or callable(game, decision, player, options)."""
         for seat, policy in enumerate(policies):
             if callable(policy):
                 self.policy[seat] = POLICY_EXTERNAL
@@ -252,7 +254,8 @@ class Kernel:
                 self.policy[seat] = POLICY_NAMES[policy]
                 self.external[seat] = None
             else:
-                raise ValueError(f"unknown policy {policy!r}: use random, default or a callable")
+                raise ValueError(f"unknown policy {policy!r}: use random, default, passive "
+                                 "or a callable")
         self.refresh_inline_seats()
 
     @cython.cfunc

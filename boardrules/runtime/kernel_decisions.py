@@ -100,6 +100,8 @@ class Decisions(Primitives):
         kind = self.policy_of(decision, who)
         if kind == POLICY_DEFAULT:
             choice = default
+        elif kind == POLICY_PASSIVE:  # none, or false for a yes/no decision (0 to 1)
+            choice = -1 if optional else low if DECISION_TYPES[decision] == "bool" else default
         elif kind == POLICY_RANDOM:
             choice = low + self.policy_rng.below(span + 1 if optional else span)
             if choice > high:
@@ -141,6 +143,8 @@ class Decisions(Primitives):
             choice = -1 if i == n else self.opts[i]
         elif kind == POLICY_DEFAULT:
             choice = default
+        elif kind == POLICY_PASSIVE:
+            choice = -1 if optional else default
         else:
             options = [self.opts[i] for i in range(n)]
             if optional:

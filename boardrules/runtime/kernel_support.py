@@ -44,7 +44,8 @@ END_WINNER = cython.declare(cython.const[cython.int], 3)  # end game winner p
 POLICY_RANDOM = cython.declare(cython.const[cython.int], 1)
 POLICY_DEFAULT = cython.declare(cython.const[cython.int], 2)
 POLICY_EXTERNAL = cython.declare(cython.const[cython.int], 3)
-POLICY_NAMES = {"random": 1, "default": 2, "external": 3}
+POLICY_PASSIVE = cython.declare(cython.const[cython.int], 4)  # none, false, else the default
+POLICY_NAMES = {"random": 1, "default": 2, "external": 3, "passive": 4}
 # The edition's module redefines these names below the kernel.
 DECISION_NAMES: tuple = ()
 SPACE_IDS: tuple = ()

@@ -19,9 +19,10 @@ ROOT = Path(__file__).resolve().parents[2]
 EDITIONS = ("disney_theme_park", "super_mario_celebration", "animal_crossing", "builder")
 TOP_KEYS = {"schema", "edition", "title", "currency", "players", "options", "params", "enums",
             "builtin_attributes", "fields", "counters", "groups", "spaces", "dice", "decks",
-            "grid", "events", "decisions", "procedures", "rules", "other_targets"}
+            "grid", "events", "decisions", "procedures", "rules", "other_targets",
+            "game_properties", "windows", "library_modules"}
 DECISION_KEYS = {"name", "params", "prompt", "asked_of", "answer", "legal_answers", "quotes",
-                 "assumes", "asked_in", "reached_from"}
+                 "assumes", "asked_in", "reached_from", "asked_where", "passive_answer"}
 
 
 @pytest.fixture(scope="module", params=EDITIONS)
@@ -60,7 +61,8 @@ def test_the_json_schema_is_stable(described):
     for decision in data["decisions"]:
         assert set(decision) == DECISION_KEYS
     for space in data["spaces"]:
-        assert set(space) == {"name", "title", "kind", "track", "offboard_at", "values"}
+        assert set(space) == {"name", "title", "kind", "track", "offboard_at", "values",
+                              "quotes", "assumes"}
 
 
 def test_a_decision_shows_its_answer_type_asker_and_the_rules_asking_it(capsys):
@@ -70,7 +72,9 @@ def test_a_decision_shows_its_answer_type_asker_and_the_rules_asking_it(capsys):
     bid = text[start:re.compile(r"\n  \S").search(text, start + 1).start()]
     assert "bid(p: player, s: space?, what: lot, low: money) -> int?" in bid
     assert "asked of: p (the parameter)" in bid
-    assert "a whole number from low to p.cash, or none" in bid
+    assert "a whole number from low to p.cash, or none; under policy passive: none" in bid
+    assert "(true or false); under policy passive: false" in text
+    assert "under policy passive: the default strategy's" in text
     assert "asked in: proc auction" in bid
     assert "asked when rule buy_or_auction runs (through auction)" in text
     assert "send_to_jail(p: player)  [jail]" in text
@@ -109,3 +113,96 @@ def test_a_scenario_file_that_does_not_check_leaves_the_vocabulary_described(
                        encoding="utf-8")
     assert main(["describe", str(demo)]) == 1
     assert "unknown procedure 'zz'" in capsys.readouterr().err
+
+
+def _quoted_definitions(data) -> dict[str, list[str]]:
+    """Each scenario target's quotes as describe shows them beside its definition."""
+    found: dict[str, list[str]] = {}
+    for key in ("options", "params", "enums", "groups", "spaces", "dice", "decks",
+                "decisions"):
+        for item in data[key]:
+            found[item["name"]] = found.get(item["name"], []) + item["quotes"]
+    for deck in data["decks"]:
+        for card in deck["cards"]:
+            found[card["name"]] = card["quotes"]
+    for counter in data["counters"]:
+        found[counter["target"]] = counter["quotes"]
+    if data["grid"]:
+        found[data["grid"]["name"]] = data["grid"]["quotes"]
+    for prop in data["game_properties"]:
+        found[prop["target"]] = prop["quotes"]
+    return found
+
+
+def test_every_quoted_target_shows_its_quotes_beside_its_definition(described):
+    _, data, text = described
+    beside = _quoted_definitions(data)
+    for target in data["other_targets"]:
+        name = target["name"]
+        assert name in beside, f"{name}: a target whose definition describe does not show"
+        replaced = next((p["replaced_default"] for p in data["params"] if p["name"] == name
+                         and p["replaced_default"]), None)
+        shown = beside[name] + (replaced["quotes"] if replaced else [])
+        assert sorted(set(shown)) == sorted(set(target["quotes"])), name
+    for prop in data["game_properties"]:
+        assert f"  {prop['target']}: " in text
+    for rule in data["rules"]:
+        if not rule["quotes"]:
+            start = text.index(f"\n  {rule['name']}  [{rule['defined_in']}]") + 1
+            block = text[start:re.compile(r"\n  \S").search(text, start).start()]
+            assert "\n      no quote: it implements" in block, rule["name"]
+
+
+def _mario():
+    data = describe(compile_edition(resolve_edition("super_mario_celebration")))
+    return data, format_text(data)
+
+
+def test_a_set_value_shows_its_own_assumes_and_the_replaced_defaults_apart():
+    data, text = _mario()
+    params = {p["name"]: p for p in data["params"]}
+    refund = params["refund_rounds_up"]
+    assert refund["value"] == "true" and refund["set_in"] == "edition"
+    assert refund["quotes"] == ["Sell Toad Houses to the Bank for half the cost price, "
+                                "rounding up if needed."]
+    assert refund["assumes"] == []  # the library's "rounded down" is not in force
+    assert refund["replaced_default"]["value"] == "false"
+    assert any("rounded down" in a for a in refund["replaced_default"]["assumes"])
+    dice = params["dice_count"]
+    assert dice["value"] == "1" and dice["assumes"][0].startswith("one die for everything")
+    assert "two six-sided dice" in dice["replaced_default"]["assumes"][0]
+    block = text[text.index("\n  dice_count: int = 1"):]
+    block = block[:block.index("\n  keep_reserve")]
+    assert block.index('assume "one die') < block.index("replaces the default of dice, 2, "
+                                                        "whose reasons are not in force:")
+    assert block.index("not in force") < block.index('assume "classic: two six-sided dice')
+    utility = params["utility_rerolls"]
+    assert utility["assumes"] == [] and "Roll the die to determine rent." in utility["quotes"][0]
+    unset = params["doubles_to_jail"]  # a default in force keeps its own provenance
+    assert unset["set_in"] is None and unset["replaced_default"] is None
+
+
+def test_the_structures_a_scenario_writer_must_know():
+    data, text = _mario()
+    params = {p["name"]: p for p in data["params"]}
+    assert "a hotel counts as max_houses + 1 buildings" in params["max_houses"]["note"]
+    assert "# The houses a lot takes before a hotel: a hotel counts as max_houses + 1" in text
+    buildings = next(c for c in data["counters"] if c["target"] == "space_buildings")
+    assert buildings["note"] == "The buildings on a lot: its houses, or max_houses + 1 for a hotel."
+    modules = {m["name"]: m["description"] for m in data["library_modules"]}
+    assert modules["buying"].startswith("Buying: a player who lands on a property nobody")
+    window = next(w for w in data["windows"] if w["in"] == "proc manage_window")
+    assert window["from"] == "p" and window["rounds"] == "manage_rounds (= 2)"
+    asks = window["asks"]
+    assert asks.index("dispose") < asks.index("build_on") < asks.index("propose_trade")
+    assert "window in proc manage_window: each player still in as q, in seat order from p" \
+        in text
+    bid = next(d for d in data["decisions"] if d["name"] == "bid")
+    assert bid["asked_where"] == [{"in": "proc auction", "inside": [
+        "repeated while a condition holds",
+        "for each player q, in seat order from p1 (those a condition leaves out skipped)"]}]
+    first = next(g for g in data["game_properties"] if g["target"] == "game_first")
+    assert first["written"] == "first highest_roller()" and first["quotes"]
+    rounds = next(g for g in data["game_properties"] if g["target"] == "game_rounds")
+    assert rounds == {"target": "game_rounds", "given": False, "written": "over after N rounds",
+                      "when_absent": "no round limit", "quotes": [], "assumes": []}

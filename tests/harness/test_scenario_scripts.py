@@ -291,3 +291,122 @@ def test_boardrules_test_names_the_unused_answer(tmp_path, capsys):
     assert main(["test", str(rules), "--backend", "interpreted"]) == 1
     out = capsys.readouterr().out
     assert "answer yes [true] (line" in out and "was never asked" in out
+
+
+# ---- the `policy` step ----------------------------------------------------------------
+# From a `policy` step on, the seats it names answer what no queued answer answers with the
+# default strategy, random legal answers, or by doing nothing (`passive`: none for an
+# optional decision, false for a yes/no one, the default's answer for any other), on both
+# backends. The tiny edition asks `yes` (default true: pay a toll of 1) on its toll space.
+POLICY_SCENARIOS = {
+    "passive declines the toll": """
+  given { p1.position = c }
+  policy passive
+  dice [1]
+  play p1
+  expect paid(p1, bank) == 0
+""",
+    "the default pays it": """
+  given { p1.position = c }
+  dice [1]
+  play p1
+  expect paid(p1, bank) == 1
+""",
+    "a queued answer comes before the policy": """
+  given { p1.position = c }
+  policy p1 passive
+  answer yes [true]
+  dice [1]
+  play p1
+  expect paid(p1, bank) == 1
+""",
+    "an unused queued answer still fails": """
+  policy passive
+  answer yes [true]
+  dice [1]
+  play p1
+""",
+    "a policy for another seat leaves p1 alone": """
+  given { p1.position = c }
+  policy p2 passive
+  dice [1]
+  play p1
+  expect paid(p1, bank) == 1
+""",
+    "back to the default": """
+  given { p1.position = c }
+  policy passive
+  policy p1 default
+  dice [1]
+  play p1
+  expect paid(p1, bank) == 1
+""",
+    "passive answers none, or the default where there is no none": """
+  policy passive
+  given {
+    let s = ask pick(p1)
+    s.landings = 7
+    let m = ask maybe_pick(p1)
+    if m == none {
+      a.landings = 3
+    }
+    let n = ask amount(p1)
+    if n == none {
+      b.landings = 4
+    }
+  }
+  expect c.landings == 7
+  expect a.landings == 3
+  expect b.landings == 4
+""",
+}
+
+
+def _passed_message(outcome) -> tuple[bool, str]:
+    return outcome.passed, outcome.message
+
+
+@pytest.fixture(scope="module", params=["interpreted", "compiled"])
+def policy_outcomes(tmp_path_factory, request) -> dict[str, tuple[bool, str]]:
+    text = "".join(f'\nscenario "{title}" for toll {{{steps}}}\n'
+                   for title, steps in POLICY_SCENARIOS.items())
+    compilation = compile_rules(_edition(tmp_path_factory.mktemp("rulesets"), text))
+    return {case.title: _passed_message(run_case(compilation, case, request.param))
+            for case in cases(compilation)}
+
+
+@pytest.mark.parametrize("title", [t for t in POLICY_SCENARIOS if "still fails" not in t])
+def test_the_policy_answers_what_no_queued_answer_does(policy_outcomes, title):
+    passed, message = policy_outcomes[title]
+    assert passed, message
+
+
+def test_an_answer_queued_and_never_asked_still_fails(policy_outcomes):
+    passed, message = policy_outcomes["an unused queued answer still fails"]
+    assert not passed and "answer yes [true] (line" in message and "was never asked" in message
+
+
+@pytest.mark.parametrize("step, error", [
+    ("policy lazy", "unknown policy 'lazy'"),
+    ("policy p7 passive", "'p7' is not a seat of this scenario"),
+    ("policy bank passive", "'bank' is not a seat of this scenario"),
+])
+def test_the_policy_and_its_seat_are_checked_with_the_file(tmp_path, step, error):
+    rules = _edition(tmp_path, f'\nscenario "s" for toll {{\n  {step}\n  play p1\n}}\n')
+    with pytest.raises(CompileError) as caught:
+        compile_rules(rules, until="check")
+    rendered = caught.value.render()
+    assert f"tiny.rules:{len(rules.read_text().splitlines()) - 2}:" in rendered, rendered
+    assert f"error: {error}" in rendered, rendered
+
+
+def test_a_random_policy_plays_the_same_on_both_backends(tmp_path):
+    steps = "\n  policy random\n" + "  given { p1.position = c }\n  dice [1]\n  play p1\n" * 8
+    steps += "  expect p1.cash >= 0\n"
+    compilation = compile_rules(_edition(tmp_path, f'\nscenario "r" for toll {{{steps}}}\n'))
+    case = cases(compilation)[0]
+    played = [run_case(compilation, case, backend) for backend in ("interpreted", "compiled")]
+    assert all(outcome.passed for outcome in played), played[0].message
+    assert played[0].trace == played[1].trace
+    answers = {line for line in played[0].trace if " decides yes=" in line}
+    assert answers == {"p1 decides yes=yes", "p1 decides yes=no"}  # drawn, not the default
