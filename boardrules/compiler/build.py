@@ -241,13 +241,20 @@ def seal(path: Path, content: bytes | None = None) -> None:
 
 def verified(path: Path) -> bool:
     """Whether a cached file is there and exactly as it was published."""
+    return verified_bytes(path) is not None
+
+
+def verified_bytes(path: Path) -> bytes | None:
+    """A cached file's bytes when they are exactly as published, else None: what is run is
+    what was checked (read once, so a file replaced meanwhile cannot slip in)."""
     try:
         size, digest = path.with_name(path.name + ".sum").read_text().split()
         if path.stat().st_size != int(size):
-            return False
-        return hashlib.sha256(path.read_bytes()).hexdigest() == digest
+            return None
+        data = path.read_bytes()
     except (OSError, ValueError):
-        return False
+        return None
+    return data if hashlib.sha256(data).hexdigest() == digest else None
 
 
 def discard(*paths: Path) -> None:

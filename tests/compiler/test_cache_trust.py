@@ -1,0 +1,48 @@
+"""What the cache runs and writes: only verified code is imported (never an unchecked
+`__pycache__` file), a read-only cache serves a built edition, a damaged build-times
+file is ignored and repaired."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from importlib._bootstrap_external import _code_to_timestamp_pyc
+from pathlib import Path
+
+from boardrules.runtime import loader
+
+
+def _load_fresh(edition: Path, cache: Path) -> subprocess.CompletedProcess:
+    """Load the interpreted module in a new process (a process's modules are kept)."""
+    code = ("import sys; from boardrules.runtime.loader import load_module; "
+            "print(load_module(sys.argv[1], 'interpreted').EDITION)")
+    return subprocess.run([sys.executable, "-c", code, str(edition)], capture_output=True,
+                          text=True, env={**__import__("os").environ,
+                                          "BOARDRULES_CACHE": str(cache)}, timeout=120)
+
+
+def _cached_source(edition: Path) -> Path:
+    return loader.indexed_artifact(edition).source
+
+
+def test_a_pycache_file_is_never_imported(cache, tiny_copy):
+    """A truncated .pyc, and one made from other code with the source's size and time, in
+    the cache's __pycache__: the interpreted module still runs its verified source."""
+    title = loader.load_module(str(tiny_copy), "interpreted").EDITION
+    source = _cached_source(tiny_copy)
+    text = source.read_text()
+    other = text.replace(f"EDITION = {title!r}", f"EDITION = {'X' * len(title)!r}")
+    assert other != text and len(other) == len(text)
+    pyc = Path(importlib.util.cache_from_source(str(source)))
+    pyc.parent.mkdir(exist_ok=True)
+    stat = source.stat()
+    code = compile(other, str(source), "exec", dont_inherit=True)
+    pyc.write_bytes(bytes(_code_to_timestamp_pyc(code, stat.st_mtime, stat.st_size)))
+    played = _load_fresh(tiny_copy, cache)
+    assert played.returncode == 0, played.stderr
+    assert played.stdout.strip() == title  # not the other code's "XXXX"
+    pyc.write_bytes(pyc.read_bytes()[:40])  # truncated: a valid header, broken code
+    played = _load_fresh(tiny_copy, cache)
+    assert played.returncode == 0, played.stderr
+    assert played.stdout.strip() == title
