@@ -21,7 +21,6 @@ from .cli_support import (
     at_least,
     check_edition,
     check_engine,
-    check_output,
     checked_module,
     percent,
 )
@@ -36,6 +35,7 @@ from .harness.simulate import (
     simulate,
     write_records,
 )
+from .outputs import check_outputs, run_inputs, write_atomic
 from .progress import BuildProgress
 from .runtime.loader import (
     BACKENDS,
@@ -236,8 +236,8 @@ def _built(name: str) -> bool:
 def cmd_simulate(args) -> int:
     policies = None if args.policy == "default" else [args.policy] * args.players
     check_edition(args.edition)
-    for output in (args.json, args.games_out):  # before any game is played
-        check_output(output)
+    check_outputs([("--json", args.json), ("--games-out", args.games_out)],
+                  run_inputs([args.edition]))  # before any game is played
     check_engine(args.engine, args.address)
     checked_module(args.edition, args.backend, args.players, args.option)
     summary = simulate(args.edition, args.games, args.players, args.seed, args.backend,
@@ -247,7 +247,7 @@ def cmd_simulate(args) -> int:
     data = summary.to_json()
     print(format_summary(data))
     if args.json:
-        Path(args.json).write_text(json.dumps(data, indent=2) + "\n")
+        write_atomic(args.json, json.dumps(data, indent=2) + "\n")
         print(f"\nwrote {args.json}")
     if args.games_out:
         write_records(Path(args.games_out), sorted(summary.tally.records,
@@ -279,8 +279,8 @@ def cmd_coverage(args) -> int:
     from .harness.scenarios import run_edition
 
     check_edition(args.edition)
-    check_output(args.json)
-    check_output(args.html)
+    check_outputs([("--json", args.json), ("--html", args.html)],
+                  run_inputs([args.edition], [("--mutation", args.mutation)]))
     mutation = read_mutation(args.mutation)
     if args.games:  # the players checked before the scenarios run
         module = checked_module(args.edition, "compiled")
@@ -298,9 +298,9 @@ def cmd_coverage(args) -> int:
         report.games = args.games
     print(format_table(report))
     if args.json:
-        Path(args.json).write_text(json.dumps(report.to_json(), indent=2) + "\n")
+        write_atomic(args.json, json.dumps(report.to_json(), indent=2) + "\n")
     if args.html:
-        Path(args.html).write_text(render_html(report), encoding="utf-8")
+        write_atomic(args.html, render_html(report))
     if args.fail_under is not None and report.percent_done() < args.fail_under:
         print(f"boardrules: error: {report.percent_done():.1f}% of sentences tested or waived, "
               f"under {args.fail_under}%", file=sys.stderr)
@@ -362,10 +362,10 @@ def _add_analysis_commands(commands) -> None:
 
 
 def cmd_report(args) -> int:
-    from .harness.report import run_report
+    from .harness.report import run_report, writes_in_folder
 
     out = Path(args.out)
-    check_output(out, folder=True)
+    check_outputs([], run_inputs([args.edition]), ("--out", out), writes_in_folder)
     checked_module(args.edition, args.backend, args.players, args.option)
     policies = None if args.policy == "default" else [args.policy] * args.players
     runs = run_report(args.edition, args.games, args.players, args.seed, out,
@@ -394,7 +394,7 @@ def cmd_compare(args) -> int:
         sides = sides_to_compare(args.edition, args.edition_b, args.option)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    check_output(args.json)
+    check_outputs([("--json", args.json)], run_inputs(edition for edition, _ in sides))
     for edition, options in sides:
         checked_module(edition, args.backend, args.players, options)
     policies = None if args.policy == "default" else [args.policy] * args.players
@@ -406,8 +406,8 @@ def cmd_compare(args) -> int:
     labels = (side_label(a, sides[0][1]), side_label(b, sides[1][1]))
     print(format_comparison(a, b, rows, labels))
     if args.json:
-        Path(args.json).write_text(json.dumps(comparison_json(a, b, rows, labels), indent=2)
-                                   + "\n")
+        write_atomic(args.json, json.dumps(comparison_json(a, b, rows, labels), indent=2)
+                     + "\n")
         print(f"\nwrote {args.json}")
     return 0
 

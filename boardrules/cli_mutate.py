@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .cli_support import UsageError, at_least, check_edition, check_output, percent
+from .cli_support import UsageError, at_least, check_edition, percent
 
 if TYPE_CHECKING:
     from .harness.coverage import Report
@@ -64,10 +64,10 @@ def cmd_mutate(args: argparse.Namespace) -> int:
     from .harness.mutate import mutate
     from .harness.mutation_report import format_report, render_html, summary
     from .harness.simulate import ProgressBar
+    from .outputs import check_outputs, run_inputs, write_atomic
 
     check_edition(args.edition)
-    check_output(args.json)
-    check_output(args.html)
+    check_outputs([("--json", args.json), ("--html", args.html)], run_inputs([args.edition]))
     try:
         run = mutate(args.edition, budget=args.budget, time_limit=args.time, rule=args.rule,
                      workers=args.workers, timeout=args.timeout, seed=args.seed,
@@ -77,10 +77,10 @@ def cmd_mutate(args: argparse.Namespace) -> int:
     data = summary(run)
     print(format_report(data, args.survivors))
     if args.json:
-        Path(args.json).write_text(json.dumps(data, indent=2) + "\n")
+        write_atomic(args.json, json.dumps(data, indent=2) + "\n")
         print(f"\nwrote {args.json}")
     if args.html:
-        Path(args.html).write_text(render_html(data), encoding="utf-8")
+        write_atomic(args.html, render_html(data))
         print(f"wrote {args.html}")
     return 0
 

@@ -69,17 +69,25 @@ def percent(text: str) -> float:
 
 
 def check_output(path: Path | str | None, folder: bool = False) -> None:
-    """Refuse an output path that cannot be written, before any work: a folder is created
-    (parents too) and a file tried in it; a file's folder must exist. None: no output."""
+    """Refuse an output path that cannot be written, before any work: a file's folder must
+    exist; a folder is created when written (parents too), so a file is tried in it or in
+    its nearest existing parent, and a run that fails leaves no empty folder. None: no
+    output."""
     if path is None:
         return
     path = Path(path)
     try:
         if folder:
-            path.mkdir(parents=True, exist_ok=True)
+            where = path
+            while not where.exists() and where.parent != where:
+                where = where.parent
+            if not where.is_dir():
+                raise UsageError(f"cannot write to {path}: {where} is not a folder")
         elif path.is_dir():
             raise UsageError(f"cannot write to {path}: it is a folder")
-        with tempfile.TemporaryFile(dir=path if folder else path.parent):
+        else:
+            where = path.parent
+        with tempfile.TemporaryFile(dir=where):
             pass
         if not folder and path.exists():
             path.open("a").close()

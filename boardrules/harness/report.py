@@ -25,6 +25,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from .. import __version__
+from ..outputs import write_atomic
 from ..runtime.loader import load_module
 from .simulate import Summary, game_seed, parse_options, simulate
 
@@ -136,6 +137,12 @@ def run_report(edition: str, games: int, players: int, seed: int, out: Path,
     return runs
 
 
+def writes_in_folder(name: str) -> bool:
+    """Whether a report writes a file of that name into its folder."""
+    return name == "index.html" or name in {f"{figure}.svg" for figure, _ in FIGURES} or (
+        name.startswith("summary") and name.endswith(".json"))
+
+
 def json_name(index: int, run: Run) -> str:
     """summary.json for the first run, summary-<variant>.json for the others."""
     return "summary.json" if index == 0 else f"summary-{run.variant.slug}.json"
@@ -147,7 +154,7 @@ def write_report(module: ModuleType, runs: list[Run], out: Path) -> dict[str, fl
 
     out.mkdir(parents=True, exist_ok=True)
     for index, run in enumerate(runs):
-        (out / json_name(index, run)).write_text(json.dumps(run.data, indent=2) + "\n")
+        write_atomic(out / json_name(index, run), json.dumps(run.data, indent=2) + "\n")
     panels = [figures.Panel(run.variant.label, run.data, run.summary.tally.turns, run.samples)
               for run in runs]
     drawn = {"board": figures.board_figure(panels), "turns": figures.turns_figure(panels),
@@ -161,7 +168,7 @@ def write_report(module: ModuleType, runs: list[Run], out: Path) -> dict[str, fl
         figures.save(figure, path)
         embedded[name] = base64.b64encode(path.read_bytes()).decode("ascii")
         timings[name] = time.perf_counter() - started
-    (out / "index.html").write_text(render_html(module, runs, embedded))
+    write_atomic(out / "index.html", render_html(module, runs, embedded))
     return timings
 
 

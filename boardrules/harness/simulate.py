@@ -22,6 +22,7 @@ from types import ModuleType
 from typing import Any
 
 from .. import __version__
+from ..outputs import atomic_file, write_atomic
 from ..runtime.errors import rules_location
 from ..runtime.loader import load_module
 from .statistics import describe, seats_differ, wilson
@@ -284,7 +285,7 @@ def write_records(path: Path, records: list[dict[str, Any]]) -> None:
     """Per-game records for pandas and friends: CSV for a .csv file, else JSON lines."""
     if path.suffix.lower() == ".csv":
         seats = max((len(r["cash"]) for r in records), default=0)
-        with path.open("w", newline="") as handle:
+        with atomic_file(path, "w", newline="") as handle:
             writer = csv.writer(handle)
             writer.writerow(["game", "seed", "turns", "winner", "end",
                              *(f"cash_p{i + 1}" for i in range(seats))])
@@ -292,7 +293,7 @@ def write_records(path: Path, records: list[dict[str, Any]]) -> None:
                 winner = f"p{r['winner'] + 1}" if r["winner"] >= 0 else ""
                 writer.writerow([r["game"], r["seed"], r["turns"], winner, r["end"], *r["cash"]])
     else:
-        path.write_text("".join(json.dumps(r) + "\n" for r in records))
+        write_atomic(path, "".join(json.dumps(r) + "\n" for r in records))
 
 
 class ProgressBar:
