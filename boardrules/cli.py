@@ -19,6 +19,7 @@ from .cli_support import (
     DefaultsHelpFormatter,
     UsageError,
     at_least,
+    cap_workers,
     check_edition,
     check_engine,
     checked_module,
@@ -146,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command is None:
             raise UsageError("a command is needed: " + ", ".join(COMMANDS)
                              + " (boardrules --help says more)")
+        cap_workers(args)
         with watching(BuildProgress()):  # compiling shows its steps on a terminal
             with library_search(args):
                 return COMMANDS[args.command](args)

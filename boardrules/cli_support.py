@@ -9,6 +9,8 @@ broken rules file ends with its diagnostics and exit status 1.
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 import tempfile
 from importlib.util import find_spec
 from pathlib import Path
@@ -93,6 +95,27 @@ def check_output(path: Path | str | None, folder: bool = False) -> None:
             path.open("a").close()
     except OSError as exc:
         raise UsageError(f"cannot write to {path}: {exc.strerror or exc}") from None
+
+
+def cpu_count() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def cap_workers(args: argparse.Namespace) -> None:
+    """No more local worker processes than CPUs (more only share them, each with its own
+    memory), said in one line on stderr; the Ray engine's --workers are its CPUs."""
+    workers = getattr(args, "workers", None)
+    if workers is None or getattr(args, "engine", "processes") == "ray":
+        return
+    cpus = cpu_count()
+    if workers > cpus:
+        print(f"boardrules: --workers {workers} is more than the {cpus} CPU(s): "
+              f"using {cpus}", file=sys.stderr)
+        args.workers = cpus
 
 
 def check_edition(edition: str) -> None:

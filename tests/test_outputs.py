@@ -3,6 +3,7 @@ one line, before any work), and every file atomically."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -80,3 +81,14 @@ def test_files_are_written_atomically(tmp_path):
     write_atomic(target, "new")
     assert target.read_text() == "new" and target.stat().st_mode & 0o777 == 0o640
     assert os.listdir(tmp_path) == ["figures.json"]  # no temporary file left
+
+
+def test_workers_are_capped_at_the_cpu_count(tmp_path, capsys):
+    cpus = len(os.sched_getaffinity(0))
+    figures = tmp_path / "figures.json"
+    status = main(["simulate", str(FIXTURES / "tiny" / "tiny.rules"), "--games", "4",
+                   "--workers", str(cpus + 30), "--json", str(figures)])
+    err = capsys.readouterr().err
+    assert status == 0, err
+    assert f"using {cpus}" in err and len(err.strip().splitlines()) == 1, err
+    assert json.loads(figures.read_text())["settings"]["workers"] <= cpus
