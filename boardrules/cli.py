@@ -15,6 +15,7 @@ from . import __version__
 from .cli_authoring import add_authoring, check_library_file, cmd_new, library_search
 from .cli_mutate import add_mutate, apply_mutation_file, cmd_mutate, read_mutation
 from .cli_support import (
+    INTERRUPTED,
     USAGE_ERROR,
     DefaultsHelpFormatter,
     UsageError,
@@ -30,6 +31,7 @@ from .compiler.diagnostics import CompileError
 from .harness.ray_engine import RayUnavailable
 from .harness.simulate import (
     ENGINES,
+    Interrupted,
     ProgressBar,
     SimulationError,
     format_summary,
@@ -161,8 +163,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"boardrules: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("boardrules: interrupted", file=sys.stderr)
-        return 130
+        return interrupted()
+
+
+def interrupted(done: str = "") -> int:
+    """Ctrl-C: one line (what was done, if anything), exit status 130."""
+    print(f"boardrules: interrupted{': ' + done if done else ''}", file=sys.stderr)
+    return INTERRUPTED
 
 
 def _compile(name: str, until: str = "codegen", after_pass=None):
@@ -242,10 +249,13 @@ def cmd_simulate(args) -> int:
                   run_inputs([args.edition]))  # before any game is played
     check_engine(args.engine, args.address)
     checked_module(args.edition, args.backend, args.players, args.option)
-    summary = simulate(args.edition, args.games, args.players, args.seed, args.backend,
-                       workers=args.workers, engine=args.engine, turn_cap=args.turn_limit,
-                       policies=policies, options=args.option, progress=ProgressBar(),
-                       records=bool(args.games_out), address=args.address)
+    try:
+        summary = simulate(args.edition, args.games, args.players, args.seed, args.backend,
+                           workers=args.workers, engine=args.engine, turn_cap=args.turn_limit,
+                           policies=policies, options=args.option, progress=ProgressBar(),
+                           records=bool(args.games_out), address=args.address)
+    except Interrupted as stop:
+        summary = stop.done
     data = summary.to_json()
     print(format_summary(data))
     if args.json:
@@ -255,6 +265,9 @@ def cmd_simulate(args) -> int:
         write_records(Path(args.games_out), sorted(summary.tally.records,
                                                    key=lambda r: r["game"]))
         print(f"wrote {args.games_out}")
+    if summary.partial:
+        return interrupted(f"{summary.games} of {args.games} games played"
+                           + (", written as partial" if args.json or args.games_out else ""))
     if args.check_invariants:
         from .harness.invariant_run import command as check_invariants
 

@@ -18,7 +18,7 @@ from types import ModuleType
 
 from .runtime.loader import EditionNotFound, resolve_edition
 
-USAGE_ERROR, RULES_ERROR = 2, 1  # exit statuses
+USAGE_ERROR, RULES_ERROR, INTERRUPTED = 2, 1, 130  # exit statuses
 
 
 class UsageError(Exception):

@@ -10,13 +10,15 @@ from __future__ import annotations
 import csv
 import json
 import os
+import signal
 import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from contextlib import ExitStack
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from contextlib import ExitStack, closing
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -32,6 +34,15 @@ ENGINES = ("processes", "ray")
 
 class SimulationError(Exception):
     """A game failed: the rules raised an error (named with the game's seed to replay it)."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (SIGINT) during a run, with what was done before it (`done`: a partial
+    Summary, or whatever the command had finished), for the command to write as partial."""
+
+    def __init__(self, done: Any) -> None:
+        super().__init__()
+        self.done = done
 
 
 @dataclass
@@ -168,6 +179,7 @@ class Summary:
     rule_handled: tuple[bool, ...]
     options: dict[str, int] = field(default_factory=dict)
     settings: dict[str, Any] = field(default_factory=dict)  # everything that made the run
+    partial: bool = False  # interrupted: `games` were played of the settings' games
 
     def to_json(self) -> dict[str, Any]:
         t = self.tally
@@ -175,6 +187,7 @@ class Summary:
         differ = seats_differ(t.wins)
         throws = sum(t.rests)
         return {
+            **({"partial": True} if self.partial else {}),
             "settings": self.settings,
             "edition": self.edition,
             "games": self.games,
@@ -221,7 +234,8 @@ def simulate(edition: str, games: int, players: int, seed: int, backend: str = "
              records: bool = False, address: str | None = None) -> Summary:
     """Play the games; with `records`, keep one record per game (Summary.tally.records).
     The ray engine runs on the Ray cluster at `address`, else on a local Ray started for
-    the run with `workers` CPUs."""
+    the run with `workers` CPUs. Ctrl-C stops the workers at once and raises Interrupted
+    with the games played so far (a partial Summary), unless none was."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine '{engine}': choose {' or '.join(ENGINES)}")
     module = load_module(edition, backend)  # compile once, before any worker starts
@@ -245,11 +259,18 @@ def simulate(edition: str, games: int, players: int, seed: int, backend: str = "
         done = 0
         if progress:
             progress(done, games)
-        for tally in _run(module, edition, backend, chunks, workers, engine):
-            total.merge(tally)
-            done += len(tally.turns)
-            if progress:
-                progress(done, games)
+        interrupted = False
+        try:
+            with closing(_run(module, edition, backend, chunks, workers, engine)) as tallies:
+                for tally in tallies:
+                    total.merge(tally)
+                    done += len(tally.turns)
+                    if progress:
+                        progress(done, games)
+        except KeyboardInterrupt:
+            if not done:
+                raise
+            interrupted = True
         seconds = time.perf_counter() - started
     settings = {
         "edition": edition, "title": module.EDITION,
@@ -259,9 +280,13 @@ def simulate(edition: str, games: int, players: int, seed: int, backend: str = "
         "seed": seed, "games": games, "players": players, "engine": engine,
         "workers": workers, "boardrules_version": __version__,
     }
-    return Summary(module.EDITION if edition.endswith(".rules") else edition, games, players,
-                   seed, backend, total, seconds, module.SPACE_IDS, module.SPACE_NAMES,
-                   module.TRACK, module.RULE_NAMES, module.RULE_HANDLED, chosen, settings)
+    summary = Summary(module.EDITION if edition.endswith(".rules") else edition, done, players,
+                      seed, backend, total, seconds, module.SPACE_IDS, module.SPACE_NAMES,
+                      module.TRACK, module.RULE_NAMES, module.RULE_HANDLED, chosen, settings,
+                      partial=interrupted)
+    if interrupted:
+        raise Interrupted(summary)
+    return summary
 
 
 def _run(module: ModuleType, edition: str, backend: str, chunks: list[tuple], workers: int,
@@ -275,10 +300,38 @@ def _run(module: ModuleType, edition: str, backend: str, chunks: list[tuple], wo
         for chunk in chunks:
             yield play_games(module, *chunk)
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(play_chunk, edition, backend, *chunk) for chunk in chunks]
-            for future in as_completed(futures):
-                yield future.result()
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=ignore_sigint)
+        waiting = iter(chunks)  # a few chunks in flight, not a million futures at once
+        try:
+            running = {pool.submit(play_chunk, edition, backend, *chunk)
+                       for chunk in islice(waiting, 2 * workers)}
+            while running:
+                finished, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    running |= {pool.submit(play_chunk, edition, backend, *chunk)
+                                for chunk in islice(waiting, 1)}
+                    yield future.result()
+        except BaseException:  # Ctrl-C, a failed game, the caller gone: no game goes on
+            stop_pool(pool)
+            raise
+        pool.shutdown()
+
+
+def ignore_sigint() -> None:
+    """In a worker: Ctrl-C on the terminal reaches every process of the group; the parent
+    alone handles it (it ends the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """End a pool's worker processes now, whatever they are playing (shutdown alone would
+    wait for every game submitted)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.join(1)
 
 
 def write_records(path: Path, records: list[dict[str, Any]]) -> None:

@@ -1,0 +1,94 @@
+"""Ctrl-C (SIGINT) on a long command: it ends within 2 s with exit status 130, no process
+left behind, and what was done written as partial where the command writes files."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from contextlib import suppress
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TINY = str(ROOT / "tests" / "fixtures" / "tiny" / "tiny.rules")
+
+
+def _children(pid: int) -> set[int]:
+    """The process's children and theirs (from /proc)."""
+    found: set[int] = set()
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            text = Path(f"/proc/{pid}/task/{task}/children").read_text()
+        except OSError:
+            continue
+        for child in map(int, text.split()):
+            found |= {child, *_children(child)}
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _default_sigint() -> None:
+    """A process started in the background inherits SIGINT ignored: the command's own
+    handling is what is tested."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def interrupt(args: list[str], ready, settle: float = 1.0) -> tuple[int, float, str, set[int]]:
+    """Start the command, wait until `ready(children)` says its work is under way, send
+    SIGINT: its exit status, the seconds it took to end, its stderr and the processes it
+    had started that are still alive."""
+    process = subprocess.Popen([sys.executable, "-m", "boardrules.cli", *args], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=_default_sigint)
+    deadline = time.monotonic() + 240
+    started: set[int] = set()
+    while time.monotonic() < deadline and process.poll() is None:
+        started |= _children(process.pid)
+        if ready(started):
+            break
+        time.sleep(0.1)
+    time.sleep(settle)
+    started |= _children(process.pid)
+    assert process.poll() is None, process.communicate()
+    sent = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    try:
+        _, err = process.communicate(timeout=30)
+    except subprocess.TimeoutExpired:  # not stopped: end it and what it started
+        for pid in (process.pid, *started):
+            with suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        process.communicate()
+        raise
+    took = time.monotonic() - sent
+    time.sleep(0.3)
+    return process.returncode, took, err, {pid for pid in started if _alive(pid)}
+
+
+def test_simulate_stops_at_once_and_writes_the_games_played(tmp_path):
+    figures, games = tmp_path / "figures.json", tmp_path / "games.jsonl"
+    status, took, err, left = interrupt(
+        ["simulate", TINY, "--backend", "interpreted", "--games", "100000000", "--workers",
+         "2", "--json", str(figures), "--games-out", str(games)],
+        ready=lambda children: len(children) >= 2, settle=2.0)
+    assert status == 130, err
+    assert took < 2, took
+    assert not left
+    assert "Traceback" not in err and "interrupted" in err
+    data = json.loads(figures.read_text())
+    assert data["partial"] is True and 0 < data["games"] < 100000000
+    assert len(games.read_text().splitlines()) == data["games"]
