@@ -383,10 +383,14 @@ def cmd_report(args) -> int:
     check_outputs([], run_inputs([args.edition]), ("--out", out), writes_in_folder)
     checked_module(args.edition, args.backend, args.players, args.option)
     policies = None if args.policy == "default" else [args.policy] * args.players
-    runs = run_report(args.edition, args.games, args.players, args.seed, out,
-                      options=args.option, backend=args.backend, workers=args.workers,
-                      turn_cap=args.turn_limit, policies=policies, samples=args.samples,
-                      progress=ProgressBar)
+    try:
+        runs = run_report(args.edition, args.games, args.players, args.seed, out,
+                          options=args.option, backend=args.backend, workers=args.workers,
+                          turn_cap=args.turn_limit, policies=policies, samples=args.samples,
+                          progress=ProgressBar)
+    except Interrupted as stop:
+        return interrupted(f"{len(stop.done)} run(s) written as partial JSON into {out}"
+                           if stop.done else "")
     for run in runs:
         turns = run.data["turns"]
         print(f"{run.variant.label}: {run.data['games']} games, mean {turns['mean']:.1f} "
@@ -413,10 +417,20 @@ def cmd_compare(args) -> int:
     for edition, options in sides:
         checked_module(edition, args.backend, args.players, options)
     policies = None if args.policy == "default" else [args.policy] * args.players
-    a, b = (simulate(edition, args.games, args.players, args.seed + offset, args.backend,
-                     workers=args.workers, turn_cap=args.turn_limit, policies=policies,
-                     options=options, progress=ProgressBar())
-            for (edition, options), offset in zip(sides, (0, B_SEED_OFFSET), strict=True))
+    done: list = []
+    try:
+        for (edition, options), offset in zip(sides, (0, B_SEED_OFFSET), strict=True):
+            done.append(simulate(edition, args.games, args.players, args.seed + offset,
+                                 args.backend, workers=args.workers, turn_cap=args.turn_limit,
+                                 policies=policies, options=options, progress=ProgressBar()))
+    except KeyboardInterrupt as stop:
+        done += [stop.done] if isinstance(stop, Interrupted) else []
+        if args.json and done:  # no comparison: each side's figures so far
+            write_atomic(args.json, json.dumps(
+                {"partial": True, "sides": [side.to_json() for side in done]}, indent=2) + "\n")
+        return interrupted(f"{len(done)} side(s) simulated" + (", written as partial"
+                                                               if args.json and done else ""))
+    a, b = done
     rows = compare(a, b)
     labels = (side_label(a, sides[0][1]), side_label(b, sides[1][1]))
     print(format_comparison(a, b, rows, labels))

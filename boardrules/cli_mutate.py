@@ -82,6 +82,11 @@ def cmd_mutate(args: argparse.Namespace) -> int:
     if args.html:
         write_atomic(args.html, render_html(data))
         print(f"wrote {args.html}")
+    if run.partial:
+        from .cli import interrupted
+
+        return interrupted(f"{len(run.results)} of {len(run.selected)} mutants run"
+                           + (", written as partial" if args.json or args.html else ""))
     return 0
 
 

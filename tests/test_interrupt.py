@@ -92,3 +92,39 @@ def test_simulate_stops_at_once_and_writes_the_games_played(tmp_path):
     data = json.loads(figures.read_text())
     assert data["partial"] is True and 0 < data["games"] < 100000000
     assert len(games.read_text().splitlines()) == data["games"]
+
+
+def _two_workers(children: set[int]) -> bool:
+    return len(children) >= 2
+
+
+def test_report_stops_and_writes_the_runs_json_as_partial(tmp_path):
+    out = tmp_path / "report"
+    status, took, err, left = interrupt(
+        ["report", TINY, "--backend", "interpreted", "--games", "100000000", "--workers", "2",
+         "--out", str(out)], ready=_two_workers, settle=2.0)
+    assert status == 130 and took < 2 and not left, (status, took, left, err)
+    data = json.loads((out / "summary.json").read_text())
+    assert data["partial"] is True and data["games"] > 0
+    assert not (out / "index.html").exists()
+
+
+def test_compare_stops_and_writes_the_side_simulated_as_partial(tmp_path):
+    figures = tmp_path / "compare.json"
+    status, took, err, left = interrupt(
+        ["compare", TINY, "--backend", "interpreted", "--games", "100000000", "--workers",
+         "2", "--option", "", "--option", "", "--json", str(figures)],
+        ready=_two_workers, settle=2.0)
+    assert status == 130 and took < 2 and not left, (status, took, left, err)
+    data = json.loads(figures.read_text())
+    assert data["partial"] is True and data["sides"][0]["games"] > 0
+
+
+def test_mutate_stops_and_writes_the_mutants_run_as_partial(tmp_path):
+    results = tmp_path / "mutants.json"
+    status, took, err, left = interrupt(
+        ["mutate", "disney_theme_park", "--workers", "2", "--json", str(results)],
+        ready=_two_workers, settle=3.0)
+    assert status == 130 and took < 2 and not left, (status, took, left, err)
+    data = json.loads(results.read_text())
+    assert data["partial"] is True and data["totals"]["not_run"] > 0
