@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -87,4 +88,5 @@ def keep(compilation: Compilation) -> None:
         os.replace(tmp, entry_file)
     except (OSError, KeyError, RecursionError, pickle.PicklingError, TypeError,
             AttributeError):
-        tmp.unlink(missing_ok=True)
+        with suppress(OSError):  # on a read-only cache, removing raises too
+            tmp.unlink(missing_ok=True)

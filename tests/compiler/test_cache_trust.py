@@ -5,10 +5,14 @@ file is ignored and repaired."""
 from __future__ import annotations
 
 import importlib.util
+import os
+import shutil
 import subprocess
 import sys
 from importlib._bootstrap_external import _code_to_timestamp_pyc
 from pathlib import Path
+
+import pytest
 
 from boardrules.runtime import loader
 
@@ -18,7 +22,7 @@ def _load_fresh(edition: Path, cache: Path) -> subprocess.CompletedProcess:
     code = ("import sys; from boardrules.runtime.loader import load_module; "
             "print(load_module(sys.argv[1], 'interpreted').EDITION)")
     return subprocess.run([sys.executable, "-c", code, str(edition)], capture_output=True,
-                          text=True, env={**__import__("os").environ,
+                          text=True, env={**os.environ,
                                           "BOARDRULES_CACHE": str(cache)}, timeout=120)
 
 
@@ -46,3 +50,35 @@ def test_a_pycache_file_is_never_imported(cache, tiny_copy):
     played = _load_fresh(tiny_copy, cache)
     assert played.returncode == 0, played.stderr
     assert played.stdout.strip() == title
+
+
+def _read_only(cache: Path, command: list[str]) -> subprocess.CompletedProcess | None:
+    """Run a command with the cache folder mounted read-only (a private mount namespace);
+    None where this machine does not allow one."""
+    script = 'mount --bind -o ro "$0" "$0" && exec "$@"'
+    probe = subprocess.run(["unshare", "-m", "sh", "-c", script, str(cache), "true"],
+                           capture_output=True)
+    if probe.returncode != 0:
+        return None
+    return subprocess.run(["unshare", "-m", "sh", "-c", script, str(cache), *command],
+                          capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "BOARDRULES_CACHE": str(cache)})
+
+
+@pytest.mark.skipif(shutil.which("unshare") is None, reason="needs unshare(1)")
+def test_a_read_only_cache_serves_a_built_edition(cache, tiny_copy):
+    """Every entry built, then the cache read-only: writing an entry (here the front end's,
+    whose file was removed) is best effort, and the edition tests and plays."""
+    cli = [sys.executable, "-m", "boardrules.cli"]
+    for command in (["test", str(tiny_copy)], ["simulate", str(tiny_copy), "--games", "3"]):
+        built = subprocess.run([*cli, *command], capture_output=True, text=True, timeout=600,
+                               env={**os.environ, "BOARDRULES_CACHE": str(cache)})
+        assert built.returncode == 0, built.stderr
+    for entry in (cache / "front-end").iterdir():
+        entry.unlink()  # the folder stays: on a read-only mount, writing in it fails
+    tested = _read_only(cache, [*cli, "test", str(tiny_copy)])
+    if tested is None:
+        pytest.skip("no read-only mount allowed here")
+    assert tested.returncode == 0, tested.stderr
+    played = _read_only(cache, [*cli, "simulate", str(tiny_copy), "--games", "3"])
+    assert played.returncode == 0, played.stderr
