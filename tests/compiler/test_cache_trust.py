@@ -5,6 +5,8 @@ file is ignored and repaired."""
 from __future__ import annotations
 
 import importlib.util
+import io
+import json
 import os
 import shutil
 import subprocess
@@ -14,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from boardrules.compiler.build import step, watching
+from boardrules.progress import BuildProgress
 from boardrules.runtime import loader
 
 
@@ -82,3 +86,21 @@ def test_a_read_only_cache_serves_a_built_edition(cache, tiny_copy):
     assert tested.returncode == 0, tested.stderr
     played = _read_only(cache, [*cli, "simulate", str(tiny_copy), "--games", "3"])
     assert played.returncode == 0, played.stderr
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("damage", ['{"front end": 1e308}', '{"front end": Infinity}',
+                                    '{"front end": true, "Cython": -1}', "[1e308]"])
+def test_a_damaged_build_times_file_is_ignored_and_repaired(tmp_path, damage):
+    times = tmp_path / "build-times.json"
+    times.write_text(damage)
+    progress = BuildProgress(_Terminal(), times)
+    with watching(progress), step("front end", 50_000):
+        pass
+    rates = json.loads(times.read_text())
+    assert set(rates) == {"front end"} and 0 < rates["front end"] < 1
+    assert progress.estimate("front end", 50_000) < 60
