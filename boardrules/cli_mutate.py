@@ -15,13 +15,17 @@ if TYPE_CHECKING:
     from .harness.coverage import Report
 
 
+MAX_SECONDS = 7 * 24 * 3600  # a week: longer is a typo (and inf or 1e12 overflow a clock)
+
+
 def _seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
+    if not 0 < value <= MAX_SECONDS:  # also refuses nan, which compares false
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most {MAX_SECONDS} "
+                                         f"seconds (a week), not {text}")
     return value
 
 

@@ -92,3 +92,12 @@ def test_workers_are_capped_at_the_cpu_count(tmp_path, capsys):
     assert status == 0, err
     assert f"using {cpus}" in err and len(err.strip().splitlines()) == 1, err
     assert json.loads(figures.read_text())["settings"]["workers"] <= cpus
+
+
+@pytest.mark.parametrize("seconds", ["inf", "1e12", "nan", "-inf", "0"])
+@pytest.mark.parametrize("flag", ["--timeout", "--time"])
+def test_mutate_takes_a_finite_sane_number_of_seconds(flag, seconds, capsys):
+    status = main(["mutate", str(FIXTURES / "tiny" / "tiny.rules"), flag, seconds,
+                   "--json", "/nonexistent/folder/x.json"])
+    err = capsys.readouterr().err
+    assert status == 2 and f"argument {flag}" in err and len(err.strip().splitlines()) == 1
