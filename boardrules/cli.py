@@ -15,6 +15,7 @@ from . import __version__
 from .cli_authoring import add_authoring, check_library_file, cmd_new, library_search
 from .cli_mutate import add_mutate, apply_mutation_file, cmd_mutate, read_mutation
 from .cli_support import (
+    INT_MAX,
     INTERRUPTED,
     USAGE_ERROR,
     DefaultsHelpFormatter,
@@ -61,6 +62,7 @@ class _Parser(argparse.ArgumentParser):
 
 _positive = at_least(1)
 _seed = at_least(0)
+_turn_limit = at_least(1, INT_MAX)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -104,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--address", metavar="ADDR",
                      help="with --engine ray: the Ray cluster to run on, as `ray start "
                      "--head` prints it (host:port) (default: a local Ray for the run)")
-    sim.add_argument("--turn-limit", type=_positive,
+    sim.add_argument("--turn-limit", type=_turn_limit,
                      help="override the edition's turn cap (default: the edition's)")
     sim.add_argument("--policy", choices=("default", "random"), default="default",
                      help="the built-in policy every seat plays")
@@ -346,7 +348,7 @@ def _add_run_options(command: argparse.ArgumentParser, option_help: str) -> None
                          help="default: compiled")
     command.add_argument("--workers", type=_positive,
                          help="worker processes (default: one per CPU)")
-    command.add_argument("--turn-limit", type=_positive,
+    command.add_argument("--turn-limit", type=_turn_limit,
                          help="override the edition's turn cap (default: the edition's)")
     command.add_argument("--policy", choices=("default", "random"), default="default",
                          help="the built-in policy every seat plays (default: default)")

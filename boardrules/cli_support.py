@@ -19,6 +19,7 @@ from types import ModuleType
 from .runtime.loader import EditionNotFound, resolve_edition
 
 USAGE_ERROR, RULES_ERROR, INTERRUPTED = 2, 1, 130  # exit statuses
+INT_MAX = 2**31 - 1  # the games' integers are 32-bit (runtime/kernel_support.py)
 
 
 class UsageError(Exception):
@@ -44,8 +45,9 @@ class DefaultsHelpFormatter(argparse.HelpFormatter):
         return f"{text} (default: {shown})".lstrip()
 
 
-def at_least(minimum: int):
-    """An argparse type: a whole number no smaller than `minimum`."""
+def at_least(minimum: int, maximum: int | None = None):
+    """An argparse type: a whole number no smaller than `minimum` (nor larger than
+    `maximum`: what the games' 32-bit counters hold, for a turn limit)."""
 
     def parse(text: str) -> int:
         try:
@@ -54,6 +56,8 @@ def at_least(minimum: int):
             raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
         if value < minimum:
             raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(f"must be at most {maximum}, not {value}")
         return value
 
     return parse

@@ -3,7 +3,6 @@ one line, before any work), and every file atomically."""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from pathlib import Path
@@ -81,23 +80,3 @@ def test_files_are_written_atomically(tmp_path):
     write_atomic(target, "new")
     assert target.read_text() == "new" and target.stat().st_mode & 0o777 == 0o640
     assert os.listdir(tmp_path) == ["figures.json"]  # no temporary file left
-
-
-def test_workers_are_capped_at_the_cpu_count(tmp_path, capsys):
-    cpus = len(os.sched_getaffinity(0))
-    figures = tmp_path / "figures.json"
-    status = main(["simulate", str(FIXTURES / "tiny" / "tiny.rules"), "--games", "4",
-                   "--workers", str(cpus + 30), "--json", str(figures)])
-    err = capsys.readouterr().err
-    assert status == 0, err
-    assert f"using {cpus}" in err and len(err.strip().splitlines()) == 1, err
-    assert json.loads(figures.read_text())["settings"]["workers"] <= cpus
-
-
-@pytest.mark.parametrize("seconds", ["inf", "1e12", "nan", "-inf", "0"])
-@pytest.mark.parametrize("flag", ["--timeout", "--time"])
-def test_mutate_takes_a_finite_sane_number_of_seconds(flag, seconds, capsys):
-    status = main(["mutate", str(FIXTURES / "tiny" / "tiny.rules"), flag, seconds,
-                   "--json", "/nonexistent/folder/x.json"])
-    err = capsys.readouterr().err
-    assert status == 2 and f"argument {flag}" in err and len(err.strip().splitlines()) == 1
