@@ -58,6 +58,8 @@ C_FLAGS = ("-shared", "-fPIC", "-w")
 OPT_LEVEL_ENV = "BOARDRULES_OPT_LEVEL"
 OPT_LEVELS = ("0", "1", "2", "3", profile_guided.LEVEL)
 DEFAULT_OPT_LEVEL = "1"
+MODULE_STEM = 64  # characters of the edition's name in its module's (a file name's limit
+# is 255 bytes, which the name, the hash and the extension's suffix must fit)
 STALE_SECONDS = 3600  # a temporary build folder this old belongs to a build that died
 
 
@@ -204,7 +206,7 @@ def artifact_named(module_name: str) -> Artifact:
 
 def artifact_for(compilation: Compilation) -> Artifact:
     """Where the compilation's module lives in the cache."""
-    stem = re.sub(r"[^A-Za-z0-9_]", "_", compilation.edition)
+    stem = re.sub(r"[^A-Za-z0-9_]", "_", compilation.edition)[:MODULE_STEM]
     return artifact_named(f"br_{stem}_{content_key(compilation)}")
 
 

@@ -37,7 +37,7 @@ FOLDER = "front-end"
 
 
 def _entry_file(path: Path) -> Path:
-    named = f"{path}\0{path.resolve()}".encode()
+    named = os.fsencode(f"{path}\0{path.resolve()}")  # any name the file system allows
     return cache_root() / FOLDER / f"{hashlib.sha256(named).hexdigest()[:24]}.pickle"
 
 

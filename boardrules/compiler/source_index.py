@@ -73,7 +73,7 @@ def front_end_digest() -> bytes:
 def _entry_file(name: str, text: str) -> Path:
     """The entry of the edition file of that name (as given, it names the module) and text."""
     digest = hashlib.sha256(_toolchain_digest(toolchain()))
-    digest.update(f"{name}\0".encode() + text.encode())
+    digest.update(os.fsencode(f"{name}\0") + text.encode())  # any name a folder allows
     return cache_root() / FOLDER / f"{digest.hexdigest()[:24]}.json"
 
 
@@ -83,7 +83,7 @@ def _inputs_digest(texts: list[tuple[str, str]]) -> str:
     digest = hashlib.sha256()
     for name, text in texts:
         data = text.encode()
-        digest.update(f"{name}\0{len(data)}\0".encode())
+        digest.update(os.fsencode(f"{name}\0{len(data)}\0"))
         digest.update(data)
     return digest.hexdigest()
 

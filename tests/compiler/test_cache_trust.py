@@ -104,3 +104,21 @@ def test_a_damaged_build_times_file_is_ignored_and_repaired(tmp_path, damage):
     rates = json.loads(times.read_text())
     assert set(rates) == {"front end"} and 0 < rates["front end"] < 1
     assert progress.estimate("front end", 50_000) < 60
+
+
+@pytest.mark.parametrize("folder", [b"e" * 210, b"b\xff"], ids=["long name", "not UTF-8"])
+def test_what_check_passes_compiles_whatever_the_edition_is_named(cache, tmp_path, folder):
+    """An edition file name of 210 characters (its module name once went over the file
+    system's 255 bytes), a folder name that is not UTF-8 (the cache's keys could not
+    encode it)."""
+    from boardrules.cli import main
+
+    edition = Path(os.fsdecode(bytes(tmp_path) + b"/rules/" + folder))
+    shutil.copytree(Path(__file__).parents[1] / "fixtures" / "lib", tmp_path / "rules" / "lib")
+    edition.mkdir()
+    shutil.copy(Path(__file__).parents[1] / "fixtures" / "tiny" / "rulebook.txt", edition)
+    rules = edition / f"{edition.name}.rules"
+    shutil.copy(Path(__file__).parents[1] / "fixtures" / "tiny" / "tiny.rules", rules)
+    assert main(["check", str(rules)]) == 0
+    assert main(["compile", str(rules)]) == 0
+    assert main(["simulate", str(rules), "--games", "2", "--workers", "1"]) == 0
