@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from .error_codes import ErrorCode
+from .files import read_text
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ class Diagnostic:
         text = (sources or {}).get(self.span.path)
         if text is None and self.span.line > 0:
             try:
-                text = Path(self.span.path).read_text(encoding="utf-8")
+                text = read_text(self.span.path)
             except (OSError, UnicodeDecodeError):
                 text = None
         if text is not None and self.span.line > 0:

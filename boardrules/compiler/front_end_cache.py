@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from . import source_index
 from .build import cache_root
 from .collector import cycle_collection_paused
+from .files import read_text
 
 if TYPE_CHECKING:
     from .pipeline import Compilation
@@ -53,7 +54,7 @@ def load(path: Path) -> Compilation | None:
     changed since; None when the front end must run."""
     try:
         entry = pickle.loads(_entry_file(path).read_bytes())
-        if entry["edition"] != _edition_digest(path.read_text(encoding="utf-8")) or not (
+        if entry["edition"] != _edition_digest(read_text(path)) or not (
                 source_index.unchanged(
                     path.resolve(), entry["inputs"], entry["inputs_digest"])):
             return None

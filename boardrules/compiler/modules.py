@@ -15,6 +15,7 @@ from pathlib import Path
 from . import ast
 from .diagnostics import CompileError, Diagnostic, Span, did_you_mean, error_at
 from .error_codes import ErrorCode
+from .files import read_text
 from .libpath import available_libraries, find_library, search_path
 from .parser import parse
 
@@ -42,7 +43,7 @@ def load_sources(edition_path: Path, search: list[Path] | None = None) -> Source
     texts: dict[str, str] = {}
     path = str(edition_path)
     try:
-        text = edition_path.read_text(encoding="utf-8")
+        text = read_text(edition_path)
     except (OSError, UnicodeDecodeError) as exc:
         raise CompileError(
             [error_at(Span(path, 0, 0, 0, 0), f"cannot read rules file: {exc}",
@@ -108,7 +109,7 @@ def _load_imports(
         if any(Path(m.path).resolve() == lib_path.resolve() for m in loaded):
             continue
         try:
-            text = lib_path.read_text(encoding="utf-8")
+            text = read_text(lib_path)
         except (OSError, UnicodeDecodeError) as exc:
             errors.append(error_at(decl.span, f"cannot read library '{decl.name}': {exc}",
                                    "library files are UTF-8 text",

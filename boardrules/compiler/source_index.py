@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from .. import __version__
 from .build import cache_root, toolchain
+from .files import read_text
 from .kernel_facts import KERNEL_FILES
 from .libpath import find_library, search_path
 
@@ -100,7 +101,7 @@ def lookup(edition: Path) -> str | None:
     """The name of the artifact the edition compiled to last time, if its files are
     unchanged since; None when the front end must run."""
     try:
-        entry = _entry_file(edition.name, edition.read_text(encoding="utf-8"))
+        entry = _entry_file(edition.name, read_text(edition))
         edition = edition.resolve()
     except (OSError, UnicodeDecodeError):
         return None
@@ -118,7 +119,7 @@ def unchanged(edition: Path, inputs: list[str], digest: str) -> bool:
     relative to its folder, still hash to `digest`, each library being still the one the
     search path finds first."""
     try:
-        texts = [(name, (edition.parent / name).read_text(encoding="utf-8")) for name in inputs]
+        texts = [(name, read_text(edition.parent / name)) for name in inputs]
         return _inputs_digest(texts) == digest and _same_libraries(edition, inputs)
     except (OSError, UnicodeDecodeError, TypeError):
         return False

@@ -1,0 +1,47 @@
+"""Files the commands read: only regular files of at most 16 MiB (a device or a FIFO
+named as a rulebook once read for ever or blocked); library modules inside their
+folders; control characters in rules text escaped on the terminal."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures"
+
+
+def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "boardrules.cli", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.fixture
+def big(tmp_path) -> Path:
+    """A sparse file of 17 MiB."""
+    path = tmp_path / "big.txt"
+    with path.open("wb") as handle:
+        handle.truncate(17 * 1024 * 1024)
+    return path
+
+
+def test_new_reads_a_regular_rulebook_of_a_stated_size_only(tmp_path, big):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for source, reason in ((fifo, "not a regular file"), (big, "larger than 16 MiB"),
+                           (Path("/dev/zero"), "not a regular file")):
+        result = run("new", "x", "--rulebook", str(source), "--dir", str(tmp_path))
+        assert result.returncode == 2 and reason in result.stderr, result.stderr
+        assert not (tmp_path / "x").exists()
+
+
+def test_a_rules_file_over_the_size_is_a_located_error(tmp_path, big):
+    rules = tmp_path / "huge.rules"
+    big.rename(rules)
+    result = run("check", str(rules))
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"{rules}:") and "larger than 16 MiB" in result.stderr
