@@ -5,6 +5,7 @@ folders; control characters in rules text escaped on the terminal."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -45,3 +46,18 @@ def test_a_rules_file_over_the_size_is_a_located_error(tmp_path, big):
     result = run("check", str(rules))
     assert result.returncode == 1
     assert result.stderr.startswith(f"{rules}:") and "larger than 16 MiB" in result.stderr
+
+
+def test_a_library_link_out_of_its_folder_is_not_read(tmp_path):
+    """A library module that links to a file elsewhere (here a secret whose first line a
+    syntax error would print) is not a library of that folder."""
+    shutil.copytree(FIXTURES / "tiny", tmp_path / "rules" / "tiny")
+    shutil.copytree(FIXTURES / "lib", tmp_path / "rules" / "lib")
+    secret = tmp_path / "secret.txt"
+    secret.write_text("root:$6$s3cr3t-hash:19000:0:99999:7:::\n")
+    (tmp_path / "rules" / "lib" / "secrets.rules").symlink_to(secret)
+    rules = tmp_path / "rules" / "tiny" / "tiny.rules"
+    rules.write_text(rules.read_text().replace("import tinylib", "import tinylib, secrets"))
+    result = run("check", str(rules))
+    assert result.returncode == 1 and "no library named 'secrets'" in result.stderr
+    assert "s3cr3t" not in result.stderr + result.stdout
