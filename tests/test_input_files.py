@@ -61,3 +61,26 @@ def test_a_library_link_out_of_its_folder_is_not_read(tmp_path):
     result = run("check", str(rules))
     assert result.returncode == 1 and "no library named 'secrets'" in result.stderr
     assert "s3cr3t" not in result.stderr + result.stdout
+
+
+UNSAFE = ("\x1b", "\u202e", "\x07")
+
+
+def test_control_characters_reach_no_terminal_raw(tmp_path):
+    """ESC (colour and cursor sequences), a bidi override and BEL in rules strings: escaped
+    in simulate's table and in a diagnostic's message and source line."""
+    shutil.copytree(FIXTURES / "tiny", tmp_path / "rules" / "tiny")
+    shutil.copytree(FIXTURES / "lib", tmp_path / "rules" / "lib")
+    rules = tmp_path / "rules" / "tiny" / "tiny.rules"
+    text = rules.read_text()
+    named = text.replace('space a "A" plain', 'space a "A\\u001b[2J\\u202e\\u0007" plain')
+    assert named != text
+    rules.write_text(named)
+    played = run("simulate", str(rules), "--games", "20", "--workers", "1")
+    assert played.returncode == 0, played.stderr
+    assert "A\\x1b[2J\\u202e\\x07" in played.stdout
+    assert not any(ch in played.stdout + played.stderr for ch in UNSAFE)
+    rules.write_text(text + '\nset oops = "\x1b[31m\u202e\x07" +\n')  # raw, in the file
+    checked = run("check", str(rules))
+    assert checked.returncode == 1 and "error" in checked.stderr
+    assert not any(ch in checked.stdout + checked.stderr for ch in UNSAFE), checked.stderr
