@@ -65,6 +65,17 @@ _seed = at_least(0)
 _turn_limit = at_least(1, INT_MAX)
 
 
+def _days(text: str) -> float:
+    """An argparse type: a finite number of days, 0 or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of days: {text!r}") from None
+    if not 0 <= value <= 100_000:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"must be from 0 to 100000 days, not {text}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="boardrules", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -84,6 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
     cache = commands.add_parser("cache", help="manage the cache of compiled editions")
     cache.add_argument("action", choices=["clean", "where"],
                        help="clean: remove every cached edition; where: print the cache folder")
+    cache.add_argument("--older-than", type=_days, metavar="DAYS",
+                       help="with clean: only what no command built or loaded for DAYS days "
+                       "(default: everything)")
 
     sim = commands.add_parser("simulate", help="play N seeded games and summarise them")
     sim.add_argument("edition", help="an edition name under rulesets/ or a .rules file")
@@ -328,10 +342,13 @@ def cmd_coverage(args) -> int:
 def cmd_cache(args) -> int:
     from .compiler.build import cache_root, clean_cache
 
+    if args.older_than is not None and args.action != "clean":
+        raise UsageError("--older-than is for cache clean")
     if args.action == "where":
         print(cache_root())
     else:
-        print(f"removed {clean_cache()} cached edition(s) from {cache_root()}")
+        removed = clean_cache(None if args.older_than is None else args.older_than * 86400)
+        print(f"removed {removed} cached edition(s) from {cache_root()}")
     return 0
 
 

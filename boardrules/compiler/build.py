@@ -316,7 +316,7 @@ def _publish(artifact: Artifact, make: Callable[[Path], object],
     root = artifact.directory.parent
     root.mkdir(parents=True, exist_ok=True)
     _remove_stale(root)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{artifact.module_name}.", dir=root))
+    tmp = Path(tempfile.mkdtemp(prefix=f".{artifact.module_name}.{_owner()}.", dir=root))
     tmp.chmod(0o755)  # mkdtemp's 0700 would stay on the published folder
     try:
         make(tmp)
@@ -335,35 +335,91 @@ def _publish(artifact: Artifact, make: Callable[[Path], object],
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def _owner() -> str:
+    """Who builds in a temporary folder: this machine and process (`host-pid`)."""
+    import socket
+
+    return f"{socket.gethostname()}-{os.getpid()}"
+
+
+_OWNED = re.compile(r"^\.br_\w+\.(?P<host>.+)-(?P<pid>\d+)\.[^.]+$")
+
+
+def _build_died(tmp: Path) -> bool:
+    """Whether the temporary folder's build was this machine's and its process is gone (a
+    killed compile); a folder of another machine sharing the cache is only old."""
+    import socket
+
+    owned = _OWNED.match(tmp.name)
+    if owned is None or owned["host"] != socket.gethostname():
+        return False
+    try:
+        os.kill(int(owned["pid"]), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # alive, another user's
+        return False
+    return False
+
+
 def _remove_stale(root: Path) -> None:
-    """Remove the temporary folders of builds that died long ago (a live build is young)."""
+    """Remove the temporary folders of builds that died: at once when their process on this
+    machine is gone, else once they are old (a live build is young)."""
     import time
 
     for tmp in root.glob(".br_*"):
         try:
-            if time.time() - tmp.stat().st_mtime > STALE_SECONDS:
+            if _build_died(tmp) or time.time() - tmp.stat().st_mtime > STALE_SECONDS:
                 shutil.rmtree(tmp, ignore_errors=True)
         except OSError:
             pass
 
 
-def clean_cache() -> int:
-    """Empty the cache; how many entries were removed."""
+def clean_cache(older_than: float | None = None) -> int:
+    """Empty the cache, or remove what has been neither built nor loaded for `older_than`
+    seconds (an entry's folder is touched when a process loads it); how many editions'
+    entries were removed."""
+    import time
+
     root = cache_root()
     if not root.is_dir():
         return 0
-    entries = [p for p in root.iterdir() if p.is_dir() and p.name.startswith(("br_", ".br_"))]
+
+    def old(path: Path) -> bool:
+        try:
+            return older_than is None or time.time() - path.stat().st_mtime > older_than
+        except OSError:
+            return False
+
+    entries = [p for p in root.iterdir()
+               if p.is_dir() and p.name.startswith(("br_", ".br_")) and old(p)]
     for entry in entries:
         shutil.rmtree(entry, ignore_errors=True)
     from . import front_end_cache, source_index, template_cache  # each names its folder
 
-    kept = (source_index.FOLDER, front_end_cache.FOLDER, template_cache.FOLDER)
-    for other in (*root.glob("*.lock"), *(root / name for name in kept)):
+    kept = [root / name for name in (source_index.FOLDER, front_end_cache.FOLDER,
+                                     template_cache.FOLDER)]
+    if older_than is not None:  # the entries in those folders, one by one
+        kept = [item for folder in kept if folder.is_dir() for item in folder.iterdir()]
+    locks = [lock for lock in root.glob("*.lock")
+             if older_than is None or not (root / lock.stem).exists()]
+    for other in (*locks, *kept):
+        if not old(other):
+            continue
         if other.is_dir():
             shutil.rmtree(other, ignore_errors=True)
         elif other.exists():
-            other.unlink()
+            other.unlink(missing_ok=True)
     return len(entries)
+
+
+def touch(artifact: Artifact) -> None:
+    """Note that the entry was used (what `cache clean --older-than` goes by); best effort,
+    a read-only cache stays as it is."""
+    try:
+        os.utime(artifact.directory)
+    except OSError:
+        pass
 
 
 # ---- progress: who watches the steps of a build (the command line, on a terminal) --------

@@ -29,6 +29,7 @@ from ..compiler.build import (
     ensure_extension,
     publish_source,
     step,
+    touch,
     verified,
     verified_bytes,
     write_source,
@@ -188,4 +189,5 @@ def _import(artifact: Artifact, backend: str) -> ModuleType:
         module = importlib.util.module_from_spec(spec)
         loader.exec_module(module)
         _loaded[key] = module
+        touch(artifact)
     return _loaded[key]

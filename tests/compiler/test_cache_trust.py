@@ -122,3 +122,40 @@ def test_what_check_passes_compiles_whatever_the_edition_is_named(cache, tmp_pat
     assert main(["check", str(rules)]) == 0
     assert main(["compile", str(rules)]) == 0
     assert main(["simulate", str(rules), "--games", "2", "--workers", "1"]) == 0
+
+
+def test_a_killed_builds_folder_goes_with_the_next_build(cache):
+    """A build's temporary folder names its machine and process: once the process is gone
+    it is removed at once, not an hour later; a live build's stays."""
+    import socket
+
+    from boardrules.compiler import build
+
+    cache.mkdir()
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True).stdout.strip()
+    host = socket.gethostname()
+    killed = cache / f".br_y_4567.{host}-{gone}.abc"
+    live = cache / f".br_y_4567.{host}-{os.getpid()}.def"
+    elsewhere = cache / f".br_y_4567.another-host-{gone}.ghi"
+    for folder in (killed, live, elsewhere):
+        folder.mkdir()
+    build._remove_stale(cache)
+    assert not killed.exists() and live.exists() and elsewhere.exists()
+
+
+def test_cache_clean_older_than_keeps_what_was_used_lately(cache):
+    from boardrules.cli import main
+
+    (cache / "index").mkdir(parents=True)
+    old, recent = cache / "br_old_0123", cache / "br_recent_4567"
+    for entry in (old, recent, cache / "index" / "old.json", cache / "index" / "new.json"):
+        entry.mkdir() if entry.suffix != ".json" else entry.write_text("[]")
+    (cache / "br_old_0123.lock").write_text("")
+    ten_days_ago = __import__("time").time() - 10 * 86400
+    for entry in (old, cache / "index" / "old.json", cache / "br_old_0123.lock"):
+        os.utime(entry, (ten_days_ago, ten_days_ago))
+    assert main(["cache", "clean", "--older-than", "5"]) == 0
+    assert sorted(p.name for p in cache.iterdir()) == ["br_recent_4567", "index"]
+    assert [p.name for p in (cache / "index").iterdir()] == ["new.json"]
+    assert main(["cache", "where", "--older-than", "5"]) == 2
