@@ -128,3 +128,11 @@ def test_mutate_stops_and_writes_the_mutants_run_as_partial(tmp_path):
     assert status == 130 and took < 2 and not left, (status, took, left, err)
     data = json.loads(results.read_text())
     assert data["partial"] is True and data["totals"]["not_run"] > 0
+
+
+def test_simulate_stops_while_checking_invariants():
+    """The second pool (`--check-invariants` plays the games again): ended at once too."""
+    status, took, err, left = interrupt(
+        ["simulate", TINY, "--backend", "interpreted", "--games", "4000", "--workers", "2",
+         "--check-invariants"], ready=lambda children: len(children) >= 4)
+    assert status == 130 and took < 2 and not left, (status, took, left, err)
