@@ -47,13 +47,14 @@ def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def interrupt(args: list[str], ready, settle: float = 1.0) -> tuple[int, float, str, set[int]]:
+def interrupt(args: list[str], ready, settle: float = 1.0, env: dict[str, str] | None = None
+              ) -> tuple[int, float, str, set[int]]:
     """Start the command, wait until `ready(children)` says its work is under way, send
     SIGINT: its exit status, the seconds it took to end, its stderr and the processes it
     had started that are still alive."""
     process = subprocess.Popen([sys.executable, "-m", "boardrules.cli", *args], cwd=ROOT,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=_default_sigint)
+                               preexec_fn=_default_sigint, env={**os.environ, **(env or {})})
     deadline = time.monotonic() + 240
     started: set[int] = set()
     while time.monotonic() < deadline and process.poll() is None:
@@ -135,4 +136,13 @@ def test_simulate_stops_while_checking_invariants():
     status, took, err, left = interrupt(
         ["simulate", TINY, "--backend", "interpreted", "--games", "4000", "--workers", "2",
          "--check-invariants"], ready=lambda children: len(children) >= 4)
+    assert status == 130 and took < 2 and not left, (status, took, left, err)
+
+
+def test_a_build_stops_with_its_cython_process(tmp_path):
+    """Ctrl-C while Cython compiles an edition (a fresh cache): no Cython left running."""
+    status, took, err, left = interrupt(
+        ["compile", str(ROOT / "tests" / "fixtures" / "tiny" / "tiny.rules")],
+        ready=lambda _: any((tmp_path / "cache").glob(".br_*/*.py")), settle=0.2,
+        env={"BOARDRULES_CACHE": str(tmp_path / "cache")})
     assert status == 130 and took < 2 and not left, (status, took, left, err)
