@@ -28,7 +28,7 @@ from .cli_support import (
     percent,
 )
 from .compiler.build import BuildError, verified, watching
-from .compiler.diagnostics import CompileError
+from .compiler.diagnostics import CompileError, terminal_text
 from .harness.ray_engine import RayUnavailable
 from .harness.simulate import (
     ENGINES,
@@ -273,7 +273,7 @@ def cmd_simulate(args) -> int:
     except Interrupted as stop:
         summary = stop.done
     data = summary.to_json()
-    print(format_summary(data))
+    print(terminal_text(format_summary(data), keep="\t\n"))
     if args.json:
         write_atomic(args.json, json.dumps(data, indent=2) + "\n")
         print(f"\nwrote {args.json}")
@@ -327,7 +327,7 @@ def cmd_coverage(args) -> int:
         report.never_fired = figures["rules_never_fired"]
         report.without_handlers = figures["rules_without_handlers"]
         report.games = args.games
-    print(format_table(report))
+    print(terminal_text(format_table(report), keep="\t\n"))
     if args.json:
         write_atomic(args.json, json.dumps(report.to_json(), indent=2) + "\n")
     if args.html:
@@ -452,7 +452,7 @@ def cmd_compare(args) -> int:
     a, b = done
     rows = compare(a, b)
     labels = (side_label(a, sides[0][1]), side_label(b, sides[1][1]))
-    print(format_comparison(a, b, rows, labels))
+    print(terminal_text(format_comparison(a, b, rows, labels), keep="\t\n"))
     if args.json:
         write_atomic(args.json, json.dumps(comparison_json(a, b, rows, labels), indent=2)
                      + "\n")

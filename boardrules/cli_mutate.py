@@ -65,6 +65,7 @@ def add_mutate(commands: argparse._SubParsersAction) -> None:
 
 
 def cmd_mutate(args: argparse.Namespace) -> int:
+    from .compiler.diagnostics import terminal_text
     from .harness.mutate import mutate
     from .harness.mutation_report import format_report, render_html, summary
     from .harness.simulate import ProgressBar
@@ -79,7 +80,7 @@ def cmd_mutate(args: argparse.Namespace) -> int:
     except LookupError as exc:
         raise UsageError(str(exc)) from None
     data = summary(run)
-    print(format_report(data, args.survivors))
+    print(terminal_text(format_report(data, args.survivors), keep="\t\n"))
     if args.json:
         write_atomic(args.json, json.dumps(data, indent=2) + "\n")
         print(f"\nwrote {args.json}")

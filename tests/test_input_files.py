@@ -80,6 +80,10 @@ def test_control_characters_reach_no_terminal_raw(tmp_path):
     assert played.returncode == 0, played.stderr
     assert "A\\x1b[2J\\u202e\\x07" in played.stdout
     assert not any(ch in played.stdout + played.stderr for ch in UNSAFE)
+    compared = run("compare", str(rules), "--games", "20", "--workers", "1", "--option", "",
+                   "--option", "")
+    assert compared.returncode == 0, compared.stderr
+    assert not any(ch in compared.stdout + compared.stderr for ch in UNSAFE)
     rules.write_text(text + '\nset oops = "\x1b[31m\u202e\x07" +\n')  # raw, in the file
     checked = run("check", str(rules))
     assert checked.returncode == 1 and "error" in checked.stderr

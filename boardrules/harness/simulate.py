@@ -24,7 +24,6 @@ from types import ModuleType
 from typing import Any
 
 from .. import __version__
-from ..compiler.diagnostics import one_line
 from ..outputs import atomic_file, write_atomic
 from ..runtime.errors import rules_location
 from ..runtime.loader import load_module
@@ -375,7 +374,7 @@ class ProgressBar:
 def format_summary(data: dict[str, Any], top: int = 10) -> str:
     settings, turns = data["settings"], data["turns"]
     lines = [
-        f"edition            {one_line(data['edition'])}",
+        f"edition            {data['edition']}",
         f"games              {data['games']} ({data['players']} players, seed {data['seed']}, "
         f"{data['backend']})" + "".join(f", {k}={v}" for k, v in data["options"].items()),
         f"policies           {', '.join(settings['policies'])}; turn limit "
@@ -400,6 +399,6 @@ def format_summary(data: dict[str, Any], top: int = 10) -> str:
     ranked = sorted(data["landing"], key=lambda e: -e["frequency"])[:top]
     for entry in ranked:
         share, arrivals = 100 * entry["frequency"], 100 * entry["arrivals"]
-        lines.append(f"  {entry['position']:>3}  {one_line(entry['name']):<36} {share:5.2f}%    "
+        lines.append(f"  {entry['position']:>3}  {entry['name']:<36} {share:5.2f}%    "
                      f"{arrivals:5.2f}%")
     return "\n".join(lines)
