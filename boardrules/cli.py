@@ -15,21 +15,24 @@ from . import __version__
 from .cli_authoring import add_authoring, check_library_file, cmd_new, library_search
 from .cli_mutate import add_mutate, apply_mutation_file, cmd_mutate, read_mutation
 from .cli_support import (
+    INT_MAX,
+    INTERRUPTED,
     USAGE_ERROR,
     DefaultsHelpFormatter,
     UsageError,
     at_least,
+    cap_workers,
     check_edition,
     check_engine,
-    check_output,
     checked_module,
     percent,
 )
 from .compiler.build import BuildError, verified, watching
-from .compiler.diagnostics import CompileError
+from .compiler.diagnostics import CompileError, terminal_text
 from .harness.ray_engine import RayUnavailable
 from .harness.simulate import (
     ENGINES,
+    Interrupted,
     ProgressBar,
     SimulationError,
     format_summary,
@@ -37,6 +40,7 @@ from .harness.simulate import (
     write_records,
 )
 from .harness.test_command import SUITES, TRACE_LINES
+from .outputs import check_outputs, run_inputs, write_atomic
 from .progress import BuildProgress
 from .runtime.loader import (
     BACKENDS,
@@ -59,6 +63,18 @@ class _Parser(argparse.ArgumentParser):
 
 _positive = at_least(1)
 _seed = at_least(0)
+_turn_limit = at_least(1, INT_MAX)
+
+
+def _days(text: str) -> float:
+    """An argparse type: a finite number of days, 0 or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of days: {text!r}") from None
+    if not 0 <= value <= 100_000:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"must be from 0 to 100000 days, not {text}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -80,6 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
     cache = commands.add_parser("cache", help="manage the cache of compiled editions")
     cache.add_argument("action", choices=["clean", "where"],
                        help="clean: remove every cached edition; where: print the cache folder")
+    cache.add_argument("--older-than", type=_days, metavar="DAYS",
+                       help="with clean: only what no command built or loaded for DAYS days "
+                       "(default: everything)")
 
     sim = commands.add_parser("simulate", help="play N seeded games and summarise them")
     sim.add_argument("edition", help="an edition name under rulesets/ or a .rules file")
@@ -102,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--address", metavar="ADDR",
                      help="with --engine ray: the Ray cluster to run on, as `ray start "
                      "--head` prints it (host:port) (default: a local Ray for the run)")
-    sim.add_argument("--turn-limit", type=_positive,
+    sim.add_argument("--turn-limit", type=_turn_limit,
                      help="override the edition's turn cap (default: the edition's)")
     sim.add_argument("--policy", choices=("default", "random"), default="default",
                      help="the built-in policy every seat plays")
@@ -170,6 +189,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command is None:
             raise UsageError("a command is needed: " + ", ".join(COMMANDS)
                              + " (boardrules --help says more)")
+        cap_workers(args)
         with watching(BuildProgress()):  # compiling shows its steps on a terminal
             with library_search(args):
                 return COMMANDS[args.command](args)
@@ -183,8 +203,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"boardrules: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("boardrules: interrupted", file=sys.stderr)
-        return 130
+        return interrupted()
+
+
+def interrupted(done: str = "") -> int:
+    """Ctrl-C: one line (what was done, if anything), exit status 130."""
+    print(f"boardrules: interrupted{': ' + done if done else ''}", file=sys.stderr)
+    return INTERRUPTED
 
 
 def _compile(name: str, until: str = "codegen", after_pass=None):
@@ -260,23 +285,29 @@ def _built(name: str) -> bool:
 def cmd_simulate(args) -> int:
     policies = None if args.policy == "default" else [args.policy] * args.players
     check_edition(args.edition)
-    for output in (args.json, args.games_out):  # before any game is played
-        check_output(output)
+    check_outputs([("--json", args.json), ("--games-out", args.games_out)],
+                  run_inputs([args.edition]))  # before any game is played
     check_engine(args.engine, args.address)
     checked_module(args.edition, args.backend, args.players, args.option)
-    summary = simulate(args.edition, args.games, args.players, args.seed, args.backend,
-                       workers=args.workers, engine=args.engine, turn_cap=args.turn_limit,
-                       policies=policies, options=args.option, progress=ProgressBar(),
-                       records=bool(args.games_out), address=args.address)
+    try:
+        summary = simulate(args.edition, args.games, args.players, args.seed, args.backend,
+                           workers=args.workers, engine=args.engine, turn_cap=args.turn_limit,
+                           policies=policies, options=args.option, progress=ProgressBar(),
+                           records=bool(args.games_out), address=args.address)
+    except Interrupted as stop:
+        summary = stop.done
     data = summary.to_json()
-    print(format_summary(data))
+    print(terminal_text(format_summary(data), keep="\t\n"))
     if args.json:
-        Path(args.json).write_text(json.dumps(data, indent=2) + "\n")
+        write_atomic(args.json, json.dumps(data, indent=2) + "\n")
         print(f"\nwrote {args.json}")
     if args.games_out:
         write_records(Path(args.games_out), sorted(summary.tally.records,
                                                    key=lambda r: r["game"]))
         print(f"wrote {args.games_out}")
+    if summary.partial:
+        return interrupted(f"{summary.games} of {args.games} games played"
+                           + (", written as partial" if args.json or args.games_out else ""))
     if args.check_invariants:
         from .harness.invariant_run import command as check_invariants
 
@@ -303,8 +334,8 @@ def cmd_coverage(args) -> int:
     from .harness.scenarios import run_edition
 
     check_edition(args.edition)
-    check_output(args.json)
-    check_output(args.html)
+    check_outputs([("--json", args.json), ("--html", args.html)],
+                  run_inputs([args.edition], [("--mutation", args.mutation)]))
     mutation = read_mutation(args.mutation)
     if args.games:  # the players checked before the scenarios run
         module = checked_module(args.edition, "compiled")
@@ -320,11 +351,11 @@ def cmd_coverage(args) -> int:
         report.never_fired = figures["rules_never_fired"]
         report.without_handlers = figures["rules_without_handlers"]
         report.games = args.games
-    print(format_table(report))
+    print(terminal_text(format_table(report), keep="\t\n"))
     if args.json:
-        Path(args.json).write_text(json.dumps(report.to_json(), indent=2) + "\n")
+        write_atomic(args.json, json.dumps(report.to_json(), indent=2) + "\n")
     if args.html:
-        Path(args.html).write_text(render_html(report), encoding="utf-8")
+        write_atomic(args.html, render_html(report))
     if args.fail_under is not None and report.percent_done() < args.fail_under:
         print(f"boardrules: error: {report.percent_done():.1f}% of sentences tested or waived, "
               f"under {args.fail_under}%", file=sys.stderr)
@@ -350,10 +381,13 @@ def cmd_describe(args) -> int:
 def cmd_cache(args) -> int:
     from .compiler.build import cache_root, clean_cache
 
+    if args.older_than is not None and args.action != "clean":
+        raise UsageError("--older-than is for cache clean")
     if args.action == "where":
         print(cache_root())
     else:
-        print(f"removed {clean_cache()} cached edition(s) from {cache_root()}")
+        removed = clean_cache(None if args.older_than is None else args.older_than * 86400)
+        print(f"removed {removed} cached edition(s) from {cache_root()}")
     return 0
 
 
@@ -370,7 +404,7 @@ def _add_run_options(command: argparse.ArgumentParser, option_help: str) -> None
                          help="default: compiled")
     command.add_argument("--workers", type=_positive,
                          help="worker processes (default: one per CPU)")
-    command.add_argument("--turn-limit", type=_positive,
+    command.add_argument("--turn-limit", type=_turn_limit,
                          help="override the edition's turn cap (default: the edition's)")
     command.add_argument("--policy", choices=("default", "random"), default="default",
                          help="the built-in policy every seat plays (default: default)")
@@ -401,16 +435,20 @@ def _add_analysis_commands(commands) -> None:
 
 
 def cmd_report(args) -> int:
-    from .harness.report import run_report
+    from .harness.report import run_report, writes_in_folder
 
     out = Path(args.out)
-    check_output(out, folder=True)
+    check_outputs([], run_inputs([args.edition]), ("--out", out), writes_in_folder)
     checked_module(args.edition, args.backend, args.players, args.option)
     policies = None if args.policy == "default" else [args.policy] * args.players
-    runs = run_report(args.edition, args.games, args.players, args.seed, out,
-                      options=args.option, backend=args.backend, workers=args.workers,
-                      turn_cap=args.turn_limit, policies=policies, samples=args.samples,
-                      progress=ProgressBar)
+    try:
+        runs = run_report(args.edition, args.games, args.players, args.seed, out,
+                          options=args.option, backend=args.backend, workers=args.workers,
+                          turn_cap=args.turn_limit, policies=policies, samples=args.samples,
+                          progress=ProgressBar)
+    except Interrupted as stop:
+        return interrupted(f"{len(stop.done)} run(s) written as partial JSON into {out}"
+                           if stop.done else "")
     for run in runs:
         turns = run.data["turns"]
         print(f"{run.variant.label}: {run.data['games']} games, mean {turns['mean']:.1f} "
@@ -433,20 +471,30 @@ def cmd_compare(args) -> int:
         sides = sides_to_compare(args.edition, args.edition_b, args.option)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    check_output(args.json)
+    check_outputs([("--json", args.json)], run_inputs(edition for edition, _ in sides))
     for edition, options in sides:
         checked_module(edition, args.backend, args.players, options)
     policies = None if args.policy == "default" else [args.policy] * args.players
-    a, b = (simulate(edition, args.games, args.players, args.seed + offset, args.backend,
-                     workers=args.workers, turn_cap=args.turn_limit, policies=policies,
-                     options=options, progress=ProgressBar())
-            for (edition, options), offset in zip(sides, (0, B_SEED_OFFSET), strict=True))
+    done: list = []
+    try:
+        for (edition, options), offset in zip(sides, (0, B_SEED_OFFSET), strict=True):
+            done.append(simulate(edition, args.games, args.players, args.seed + offset,
+                                 args.backend, workers=args.workers, turn_cap=args.turn_limit,
+                                 policies=policies, options=options, progress=ProgressBar()))
+    except KeyboardInterrupt as stop:
+        done += [stop.done] if isinstance(stop, Interrupted) else []
+        if args.json and done:  # no comparison: each side's figures so far
+            write_atomic(args.json, json.dumps(
+                {"partial": True, "sides": [side.to_json() for side in done]}, indent=2) + "\n")
+        return interrupted(f"{len(done)} side(s) simulated" + (", written as partial"
+                                                               if args.json and done else ""))
+    a, b = done
     rows = compare(a, b)
     labels = (side_label(a, sides[0][1]), side_label(b, sides[1][1]))
-    print(format_comparison(a, b, rows, labels))
+    print(terminal_text(format_comparison(a, b, rows, labels), keep="\t\n"))
     if args.json:
-        Path(args.json).write_text(json.dumps(comparison_json(a, b, rows, labels), indent=2)
-                                   + "\n")
+        write_atomic(args.json, json.dumps(comparison_json(a, b, rows, labels), indent=2)
+                     + "\n")
         print(f"\nwrote {args.json}")
     return 0
 

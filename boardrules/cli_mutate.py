@@ -9,10 +9,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .cli_support import UsageError, at_least, check_edition, check_output, percent
+from .cli_support import UsageError, at_least, check_edition, percent
 
 if TYPE_CHECKING:
     from .harness.coverage import Report
+
+
+MAX_SECONDS = 7 * 24 * 3600  # a week: longer is a typo (and inf or 1e12 overflow a clock)
 
 
 def _seconds(text: str) -> float:
@@ -20,8 +23,9 @@ def _seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
+    if not 0 < value <= MAX_SECONDS:  # also refuses nan, which compares false
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most {MAX_SECONDS} "
+                                         f"seconds (a week), not {text}")
     return value
 
 
@@ -61,13 +65,14 @@ def add_mutate(commands: argparse._SubParsersAction) -> None:
 
 
 def cmd_mutate(args: argparse.Namespace) -> int:
+    from .compiler.diagnostics import terminal_text
     from .harness.mutate import mutate
     from .harness.mutation_report import format_report, render_html, summary
     from .harness.simulate import ProgressBar
+    from .outputs import check_outputs, run_inputs, write_atomic
 
     check_edition(args.edition)
-    check_output(args.json)
-    check_output(args.html)
+    check_outputs([("--json", args.json), ("--html", args.html)], run_inputs([args.edition]))
     try:
         run = mutate(args.edition, budget=args.budget, time_limit=args.time, rule=args.rule,
                      workers=args.workers, timeout=args.timeout, seed=args.seed,
@@ -75,13 +80,18 @@ def cmd_mutate(args: argparse.Namespace) -> int:
     except LookupError as exc:
         raise UsageError(str(exc)) from None
     data = summary(run)
-    print(format_report(data, args.survivors))
+    print(terminal_text(format_report(data, args.survivors), keep="\t\n"))
     if args.json:
-        Path(args.json).write_text(json.dumps(data, indent=2) + "\n")
+        write_atomic(args.json, json.dumps(data, indent=2) + "\n")
         print(f"\nwrote {args.json}")
     if args.html:
-        Path(args.html).write_text(render_html(data), encoding="utf-8")
+        write_atomic(args.html, render_html(data))
         print(f"wrote {args.html}")
+    if run.partial:
+        from .cli import interrupted
+
+        return interrupted(f"{len(run.results)} of {len(run.selected)} mutants run"
+                           + (", written as partial" if args.json or args.html else ""))
     return 0
 
 

@@ -9,6 +9,8 @@ broken rules file ends with its diagnostics and exit status 1.
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 import tempfile
 from importlib.util import find_spec
 from pathlib import Path
@@ -16,7 +18,8 @@ from types import ModuleType
 
 from .runtime.loader import EditionNotFound, resolve_edition
 
-USAGE_ERROR, RULES_ERROR = 2, 1  # exit statuses
+USAGE_ERROR, RULES_ERROR, INTERRUPTED = 2, 1, 130  # exit statuses
+INT_MAX = 2**31 - 1  # the games' integers are 32-bit (runtime/kernel_support.py)
 
 
 class UsageError(Exception):
@@ -42,8 +45,9 @@ class DefaultsHelpFormatter(argparse.HelpFormatter):
         return f"{text} (default: {shown})".lstrip()
 
 
-def at_least(minimum: int):
-    """An argparse type: a whole number no smaller than `minimum`."""
+def at_least(minimum: int, maximum: int | None = None):
+    """An argparse type: a whole number no smaller than `minimum` (nor larger than
+    `maximum`: what the games' 32-bit counters hold, for a turn limit)."""
 
     def parse(text: str) -> int:
         try:
@@ -52,6 +56,8 @@ def at_least(minimum: int):
             raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
         if value < minimum:
             raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(f"must be at most {maximum}, not {value}")
         return value
 
     return parse
@@ -69,22 +75,51 @@ def percent(text: str) -> float:
 
 
 def check_output(path: Path | str | None, folder: bool = False) -> None:
-    """Refuse an output path that cannot be written, before any work: a folder is created
-    (parents too) and a file tried in it; a file's folder must exist. None: no output."""
+    """Refuse an output path that cannot be written, before any work: a file's folder must
+    exist; a folder is created when written (parents too), so a file is tried in it or in
+    its nearest existing parent, and a run that fails leaves no empty folder. None: no
+    output."""
     if path is None:
         return
     path = Path(path)
     try:
         if folder:
-            path.mkdir(parents=True, exist_ok=True)
+            where = path
+            while not where.exists() and where.parent != where:
+                where = where.parent
+            if not where.is_dir():
+                raise UsageError(f"cannot write to {path}: {where} is not a folder")
         elif path.is_dir():
             raise UsageError(f"cannot write to {path}: it is a folder")
-        with tempfile.TemporaryFile(dir=path if folder else path.parent):
+        else:
+            where = path.parent
+        with tempfile.TemporaryFile(dir=where):
             pass
         if not folder and path.exists():
             path.open("a").close()
     except OSError as exc:
         raise UsageError(f"cannot write to {path}: {exc.strerror or exc}") from None
+
+
+def cpu_count() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def cap_workers(args: argparse.Namespace) -> None:
+    """No more local worker processes than CPUs (more only share them, each with its own
+    memory), said in one line on stderr; the Ray engine's --workers are its CPUs."""
+    workers = getattr(args, "workers", None)
+    if workers is None or getattr(args, "engine", "processes") == "ray":
+        return
+    cpus = cpu_count()
+    if workers > cpus:
+        print(f"boardrules: --workers {workers} is more than the {cpus} CPU(s): "
+              f"using {cpus}", file=sys.stderr)
+        args.workers = cpus
 
 
 def check_edition(edition: str) -> None:

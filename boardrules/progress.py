@@ -28,6 +28,7 @@ WHAT = {"front end": "front end (parse, check, optimize, generate)",
         "Cython": "Cython (generated Python to C)",
         "C compiler": "C compiler (C to an extension module)"}
 TIMES_FILE = "build-times.json"
+MAX_RATE = 0.01  # seconds per byte: 100 times slower than any build measured
 
 
 class BuildProgress:
@@ -52,16 +53,21 @@ class BuildProgress:
             self._record(step, (time.perf_counter() - started) / size)
 
     def _rates(self) -> dict[str, float]:
+        """The recorded rates that make sense (a damaged or hand-edited file, with 1e308 or
+        Infinity, would give an estimate no clock can show): the others are ignored, and
+        dropped from the file by the next record."""
         try:
             rates = json.loads(self.times.read_text())
         except (OSError, ValueError):
             return {}
-        return {k: v for k, v in rates.items() if isinstance(v, int | float) and v > 0} \
+        return {k: v for k, v in rates.items() if _sane_rate(v)} \
             if isinstance(rates, dict) else {}
 
     def _record(self, step: str, rate: float) -> None:
         """Keep the step's rate for the next estimate (best effort, written atomically)."""
         rates = self._rates()
+        if not _sane_rate(rate):
+            return
         rates[step] = rate
         try:
             self.times.parent.mkdir(parents=True, exist_ok=True)
@@ -71,6 +77,13 @@ class BuildProgress:
             os.replace(tmp, self.times)
         except OSError:
             pass
+
+
+def _sane_rate(value: object) -> bool:
+    """A number of seconds per byte a build step can take: positive, finite, at most
+    MAX_RATE."""
+    return (isinstance(value, int | float) and not isinstance(value, bool)
+            and 0 < value <= MAX_RATE)
 
 
 @contextmanager

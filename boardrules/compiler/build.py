@@ -58,6 +58,8 @@ C_FLAGS = ("-shared", "-fPIC", "-w")
 OPT_LEVEL_ENV = "BOARDRULES_OPT_LEVEL"
 OPT_LEVELS = ("0", "1", "2", "3", profile_guided.LEVEL)
 DEFAULT_OPT_LEVEL = "1"
+MODULE_STEM = 64  # characters of the edition's name in its module's (a file name's limit
+# is 255 bytes, which the name, the hash and the extension's suffix must fit)
 STALE_SECONDS = 3600  # a temporary build folder this old belongs to a build that died
 
 
@@ -204,7 +206,7 @@ def artifact_named(module_name: str) -> Artifact:
 
 def artifact_for(compilation: Compilation) -> Artifact:
     """Where the compilation's module lives in the cache."""
-    stem = re.sub(r"[^A-Za-z0-9_]", "_", compilation.edition)
+    stem = re.sub(r"[^A-Za-z0-9_]", "_", compilation.edition)[:MODULE_STEM]
     return artifact_named(f"br_{stem}_{content_key(compilation)}")
 
 
@@ -241,13 +243,20 @@ def seal(path: Path, content: bytes | None = None) -> None:
 
 def verified(path: Path) -> bool:
     """Whether a cached file is there and exactly as it was published."""
+    return verified_bytes(path) is not None
+
+
+def verified_bytes(path: Path) -> bytes | None:
+    """A cached file's bytes when they are exactly as published, else None: what is run is
+    what was checked (read once, so a file replaced meanwhile cannot slip in)."""
     try:
         size, digest = path.with_name(path.name + ".sum").read_text().split()
         if path.stat().st_size != int(size):
-            return False
-        return hashlib.sha256(path.read_bytes()).hexdigest() == digest
+            return None
+        data = path.read_bytes()
     except (OSError, ValueError):
-        return False
+        return None
+    return data if hashlib.sha256(data).hexdigest() == digest else None
 
 
 def discard(*paths: Path) -> None:
@@ -307,7 +316,7 @@ def _publish(artifact: Artifact, make: Callable[[Path], object],
     root = artifact.directory.parent
     root.mkdir(parents=True, exist_ok=True)
     _remove_stale(root)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{artifact.module_name}.", dir=root))
+    tmp = Path(tempfile.mkdtemp(prefix=f".{artifact.module_name}.{_owner()}.", dir=root))
     tmp.chmod(0o755)  # mkdtemp's 0700 would stay on the published folder
     try:
         make(tmp)
@@ -326,35 +335,91 @@ def _publish(artifact: Artifact, make: Callable[[Path], object],
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def _owner() -> str:
+    """Who builds in a temporary folder: this machine and process (`host-pid`)."""
+    import socket
+
+    return f"{socket.gethostname()}-{os.getpid()}"
+
+
+_OWNED = re.compile(r"^\.br_\w+\.(?P<host>.+)-(?P<pid>\d+)\.[^.]+$")
+
+
+def _build_died(tmp: Path) -> bool:
+    """Whether the temporary folder's build was this machine's and its process is gone (a
+    killed compile); a folder of another machine sharing the cache is only old."""
+    import socket
+
+    owned = _OWNED.match(tmp.name)
+    if owned is None or owned["host"] != socket.gethostname():
+        return False
+    try:
+        os.kill(int(owned["pid"]), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # alive, another user's
+        return False
+    return False
+
+
 def _remove_stale(root: Path) -> None:
-    """Remove the temporary folders of builds that died long ago (a live build is young)."""
+    """Remove the temporary folders of builds that died: at once when their process on this
+    machine is gone, else once they are old (a live build is young)."""
     import time
 
     for tmp in root.glob(".br_*"):
         try:
-            if time.time() - tmp.stat().st_mtime > STALE_SECONDS:
+            if _build_died(tmp) or time.time() - tmp.stat().st_mtime > STALE_SECONDS:
                 shutil.rmtree(tmp, ignore_errors=True)
         except OSError:
             pass
 
 
-def clean_cache() -> int:
-    """Empty the cache; how many entries were removed."""
+def clean_cache(older_than: float | None = None) -> int:
+    """Empty the cache, or remove what has been neither built nor loaded for `older_than`
+    seconds (an entry's folder is touched when a process loads it); how many editions'
+    entries were removed."""
+    import time
+
     root = cache_root()
     if not root.is_dir():
         return 0
-    entries = [p for p in root.iterdir() if p.is_dir() and p.name.startswith(("br_", ".br_"))]
+
+    def old(path: Path) -> bool:
+        try:
+            return older_than is None or time.time() - path.stat().st_mtime > older_than
+        except OSError:
+            return False
+
+    entries = [p for p in root.iterdir()
+               if p.is_dir() and p.name.startswith(("br_", ".br_")) and old(p)]
     for entry in entries:
         shutil.rmtree(entry, ignore_errors=True)
     from . import front_end_cache, source_index, template_cache  # each names its folder
 
-    kept = (source_index.FOLDER, front_end_cache.FOLDER, template_cache.FOLDER)
-    for other in (*root.glob("*.lock"), *(root / name for name in kept)):
+    kept = [root / name for name in (source_index.FOLDER, front_end_cache.FOLDER,
+                                     template_cache.FOLDER)]
+    if older_than is not None:  # the entries in those folders, one by one
+        kept = [item for folder in kept if folder.is_dir() for item in folder.iterdir()]
+    locks = [lock for lock in root.glob("*.lock")
+             if older_than is None or not (root / lock.stem).exists()]
+    for other in (*locks, *kept):
+        if not old(other):
+            continue
         if other.is_dir():
             shutil.rmtree(other, ignore_errors=True)
         elif other.exists():
-            other.unlink()
+            other.unlink(missing_ok=True)
     return len(entries)
+
+
+def touch(artifact: Artifact) -> None:
+    """Note that the entry was used (what `cache clean --older-than` goes by); best effort,
+    a read-only cache stays as it is."""
+    try:
+        os.utime(artifact.directory)
+    except OSError:
+        pass
 
 
 # ---- progress: who watches the steps of a build (the command line, on a terminal) --------

@@ -70,7 +70,12 @@ def run(arguments: list[str]) -> tuple[int, str, str]:
     process = _ahead.pop() if _ahead else None
     if process is not None:
         if process.poll() is None:
-            out, err = process.communicate("\0".join(arguments))
+            try:
+                out, err = process.communicate("\0".join(arguments))
+            except BaseException:  # Ctrl-C: Cython does not go on compiling for nobody
+                process.kill()
+                process.communicate()
+                raise
             return process.returncode, out, err
         process.communicate()  # it died before its command line: close its pipes
     result = subprocess.run([sys.executable, "-c", FRESH, *arguments],

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from .error_codes import ErrorCode
+from .files import read_text
 
 
 @dataclass(frozen=True)
@@ -38,9 +38,16 @@ def one_line(text: str) -> str:
     """A message on one line: the control characters a string of the rules file may bring
     into it (a newline, a carriage return) are written as escapes, so no output line is
     forged."""
+    return terminal_text(text, keep="")
+
+
+def terminal_text(text: str, keep: str = "\t") -> str:
+    """Text safe to print on a terminal: control characters (ESC and its colour and cursor
+    sequences, a newline...) and the invisible format characters (bidi overrides) written
+    as escapes, except those in `keep`."""
     if text.isprintable():
         return text
-    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+    return "".join(ch if ch.isprintable() or ch in keep else ascii(ch)[1:-1] for ch in text)
 
 
 @dataclass(frozen=True)
@@ -65,15 +72,18 @@ class Diagnostic:
         text = (sources or {}).get(self.span.path)
         if text is None and self.span.line > 0:
             try:
-                text = Path(self.span.path).read_text(encoding="utf-8")
+                text = read_text(self.span.path)
             except (OSError, UnicodeDecodeError):
                 text = None
         if text is not None and self.span.line > 0:
             numbered = source_lines(text)
             if self.span.line <= len(numbered):
                 line = numbered[self.span.line - 1]
-                lines.append(f"    {line}")
-                lines.append("    " + _caret(line, self.span))
+                shown = terminal_text(line)  # a raw ESC in the file is not sent as is
+                shift = len(terminal_text(line[:max(1, self.span.column) - 1]))
+                lines.append(f"    {shown}")
+                lines.append("    " + " " * (shift - max(1, self.span.column) + 1)
+                             + _caret(line, self.span))
         if self.hint:
             lines.append(f"  hint: {one_line(self.hint)}")
         return "\n".join(lines)

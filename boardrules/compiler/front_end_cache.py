@@ -24,12 +24,14 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import source_index
 from .build import cache_root
 from .collector import cycle_collection_paused
+from .files import read_text
 
 if TYPE_CHECKING:
     from .pipeline import Compilation
@@ -38,7 +40,7 @@ FOLDER = "front-end"
 
 
 def _entry_file(path: Path) -> Path:
-    named = f"{path}\0{path.resolve()}".encode()
+    named = os.fsencode(f"{path}\0{path.resolve()}")  # any name the file system allows
     return cache_root() / FOLDER / f"{hashlib.sha256(named).hexdigest()[:24]}.pickle"
 
 
@@ -54,7 +56,7 @@ def load(path: Path) -> Compilation | None:
     changed since; None when the front end must run."""
     try:
         entry = pickle.loads(_entry_file(path).read_bytes())
-        if entry["edition"] != _edition_digest(path.read_text(encoding="utf-8")) or not (
+        if entry["edition"] != _edition_digest(read_text(path)) or not (
                 source_index.unchanged(
                     path.resolve(), entry["inputs"], entry["inputs_digest"])) or (
                 entry["scenarios"] != source_index.scenario_inputs(path)):
@@ -93,4 +95,5 @@ def keep(compilation: Compilation) -> None:
         os.replace(tmp, entry_file)
     except (OSError, KeyError, RecursionError, pickle.PicklingError, TypeError,
             AttributeError):
-        tmp.unlink(missing_ok=True)
+        with suppress(OSError):  # on a read-only cache, removing raises too
+            tmp.unlink(missing_ok=True)

@@ -68,12 +68,22 @@ def scenario_paths(edition_path: Path) -> list[tuple[Path, str]]:
 
 
 def find_library(name: str, search: Iterable[Path]) -> Path | None:
-    """`NAME.rules` in the first folder of the search path that has it."""
+    """`NAME.rules` in the first folder of the search path that has it, inside that folder:
+    a link that leads elsewhere is not followed (it could name any file, whose first line
+    a syntax error would print), as the rulebook is confined to its edition's folder."""
     for folder in search:
         candidate = folder / f"{name}.rules"
-        if candidate.is_file():
+        if candidate.is_file() and inside(candidate, folder):
             return candidate
     return None
+
+
+def inside(path: Path, folder: Path) -> bool:
+    """Whether the file, links resolved, is in the folder (links resolved)."""
+    try:
+        return path.resolve().parent == folder.resolve()
+    except (OSError, RuntimeError):  # a loop of links
+        return False
 
 
 def available_libraries(search: Iterable[Path]) -> list[str]:
@@ -81,7 +91,8 @@ def available_libraries(search: Iterable[Path]) -> list[str]:
     names: set[str] = set()
     for folder in search:
         if folder.is_dir():
-            names |= {p.stem for p in folder.glob("*.rules") if p.is_file()}
+            names |= {p.stem for p in folder.glob("*.rules")
+                      if p.is_file() and inside(p, folder)}
     return sorted(names)
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from . import ast
 from .diagnostics import CompileError, Diagnostic, Span, error_at
 from .error_codes import ErrorCode
+from .files import read_text
 from .libpath import configured_dirs, search_path
 from .modules import SourceSet, _load_imports
 from .parser import parse
@@ -32,7 +33,7 @@ def library_module(path: Path) -> ast.Module | None:
     """The parsed file when it is a library module (no edition header, not NAME/NAME.rules);
     None for an edition. Raises CompileError when it cannot be read or parsed."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)
     except (OSError, UnicodeDecodeError) as exc:
         raise CompileError([error_at(Span(str(path), 0, 0, 0, 0),
                                      f"cannot read rules file: {exc}",
@@ -52,7 +53,7 @@ def check_library(path: Path, module: ast.Module | None = None,
     module = module if module is not None else library_module(path)
     if module is None:
         raise ValueError(f"{path} is an edition, not a library module")
-    texts = {str(path): path.read_text(encoding="utf-8")}
+    texts = {str(path): read_text(path)}
     loaded: list[ast.Module] = []
     _load_imports(module, _search(path), texts, loaded, (str(path),))
     span = Span(IMPORTER, 1, 1, 1, 1)

@@ -15,6 +15,7 @@ from pathlib import Path
 from . import ast
 from .diagnostics import CompileError, Diagnostic, Span, did_you_mean, error_at
 from .error_codes import ErrorCode
+from .files import read_text
 from .libpath import available_libraries, find_library, scenario_paths, search_path
 from .parser import parse
 
@@ -72,7 +73,7 @@ def _read(path: Path, what: str, texts: dict[str, str]) -> str:
     """A file's text, kept in `texts` under its path as given; an error for the whole file
     when it cannot be read."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)
     except (OSError, UnicodeDecodeError) as exc:
         raise CompileError(
             [error_at(Span(str(path), 0, 0, 0, 0), f"cannot read {what}: {exc}",
@@ -134,7 +135,7 @@ def _load_imports(
         if any(Path(m.path).resolve() == lib_path.resolve() for m in loaded):
             continue
         try:
-            text = lib_path.read_text(encoding="utf-8")
+            text = read_text(lib_path)
         except (OSError, UnicodeDecodeError) as exc:
             errors.append(error_at(decl.span, f"cannot read library '{decl.name}': {exc}",
                                    "library files are UTF-8 text",

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from .files import read_text
+
 _SPACE = re.compile(r"\s+")
 
 
@@ -47,4 +49,4 @@ class Rulebook:
 
 
 def load_rulebook(path: Path) -> Rulebook:
-    return Rulebook(path, path.read_text(encoding="utf-8"))
+    return Rulebook(path, read_text(path))

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from .. import __version__
 from .build import cache_root, toolchain
+from .files import read_text
 from .kernel_facts import KERNEL_FILES
 from .libpath import find_library, scenario_paths, search_path
 
@@ -73,7 +74,7 @@ def front_end_digest() -> bytes:
 def _entry_file(name: str, text: str) -> Path:
     """The entry of the edition file of that name (as given, it names the module) and text."""
     digest = hashlib.sha256(_toolchain_digest(toolchain()))
-    digest.update(f"{name}\0".encode() + text.encode())
+    digest.update(os.fsencode(f"{name}\0") + text.encode())  # any name a folder allows
     return cache_root() / FOLDER / f"{digest.hexdigest()[:24]}.json"
 
 
@@ -83,7 +84,7 @@ def _inputs_digest(texts: list[tuple[str, str]]) -> str:
     digest = hashlib.sha256()
     for name, text in texts:
         data = text.encode()
-        digest.update(f"{name}\0{len(data)}\0".encode())
+        digest.update(os.fsencode(f"{name}\0{len(data)}\0"))
         digest.update(data)
     return digest.hexdigest()
 
@@ -100,7 +101,7 @@ def lookup(edition: Path) -> str | None:
     """The name of the artifact the edition compiled to last time, if its files are
     unchanged since; None when the front end must run."""
     try:
-        entry = _entry_file(edition.name, edition.read_text(encoding="utf-8"))
+        entry = _entry_file(edition.name, read_text(edition))
         edition = edition.resolve()
     except (OSError, UnicodeDecodeError):
         return None
@@ -118,7 +119,7 @@ def unchanged(edition: Path, inputs: list[str], digest: str) -> bool:
     relative to its folder, still hash to `digest`, each library being still the one the
     search path finds first."""
     try:
-        texts = [(name, (edition.parent / name).read_text(encoding="utf-8")) for name in inputs]
+        texts = [(name, read_text(edition.parent / name)) for name in inputs]
         return _inputs_digest(texts) == digest and _same_libraries(edition, inputs)
     except (OSError, UnicodeDecodeError, TypeError):
         return False

@@ -23,6 +23,8 @@ from matplotlib.colors import Normalize  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
+from ..outputs import atomic_file  # noqa: E402
+
 STYLE = {"svg.hashsalt": "boardrules", "svg.fonttype": "none", "font.size": 8,
          "axes.spines.top": False, "axes.spines.right": False}
 SEAT_COLOURS = plt.get_cmap("tab10").colors
@@ -54,7 +56,8 @@ class Panel:
 def save(figure: Figure, path: Path) -> None:
     """Write a figure as SVG (reproducible: no date) and free it."""
     with plt.rc_context(STYLE):
-        figure.savefig(path, format="svg", metadata={"Date": None}, bbox_inches="tight")
+        with atomic_file(path, "wb") as handle:
+            figure.savefig(handle, format="svg", metadata={"Date": None}, bbox_inches="tight")
     plt.close(figure)
 
 

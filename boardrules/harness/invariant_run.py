@@ -11,7 +11,7 @@ from typing import Any
 
 from ..runtime.loader import load_module
 from .invariants import Violation, check_games, facts, first_per_game
-from .simulate import parse_options
+from .simulate import ignore_sigint, parse_options, stop_pool
 
 SHOWN = 20  # violations listed; the rest are counted
 
@@ -34,10 +34,15 @@ def check_run(edition: str, games: int, players: int, seed: int, backend: str = 
     if workers == 1:
         found = [v for chunk in chunks for v in check_games(module, *chunk)]
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=ignore_sigint)
+        try:
             found = [v for part in pool.map(check_chunk, [edition] * len(chunks),
                                             [backend] * len(chunks), *zip(*chunks, strict=True))
                      for v in part]
+        except BaseException:  # Ctrl-C or a failure: no game goes on
+            stop_pool(pool)
+            raise
+        pool.shutdown()
     return sorted(found, key=lambda v: (v.game, v.turn))
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import random
+import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -115,6 +116,7 @@ class Run:
     budget: int | None = None
     time_limit: float | None = None
     rule: str | None = None
+    partial: bool = False  # interrupted (Ctrl-C): some selected mutants did not run
 
 
 def _code_key(code: str) -> str:
@@ -249,7 +251,9 @@ def select(base: Baseline, budget: int | None = None, rule: str | None = None,
 # ---- worker processes with a time limit per mutant ---------------------------------------------
 
 def _serve(conn: Connection, base: Baseline) -> None:
-    """A worker: evaluate the mutants it is sent until told to stop or its parent is gone."""
+    """A worker: evaluate the mutants it is sent until told to stop or its parent is gone
+    (Ctrl-C on the terminal is the parent's to handle: it ends the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
         try:
             index = conn.recv()
@@ -295,7 +299,8 @@ def run_mutants(base: Baseline, selected: list[int], workers: int = 2,
                 progress: Callable[[int, int], None] | None = None) -> Run:
     """Run the selected mutants over worker processes. A mutant past `timeout` seconds is
     killed by timeout (its worker ended, another started); after `time_limit` seconds no
-    further mutant starts."""
+    further mutant starts. Ctrl-C ends the workers and returns the results so far, the run
+    marked partial."""
     timeout = timeout if timeout is not None else default_timeout(base)
     run = Run(base, list(selected), workers=workers, timeout=timeout, time_limit=time_limit)
     for index in selected:  # noted as equivalent in the rules: not run
@@ -339,6 +344,8 @@ def run_mutants(base: Baseline, selected: list[int], workers: int = 2,
                     pool[i] = _Worker(base)
                 if progress is not None:
                     progress(len(run.results), len(selected))
+    except KeyboardInterrupt:  # the results so far are the run's, marked partial
+        run.partial = True
     finally:
         for worker in pool:
             worker.stop(kill=worker.task is not None)

@@ -90,6 +90,7 @@ def summary(run: Run) -> dict[str, Any]:
                               "units": entry.rules, **_counts([status[m.id] for m in found]),
                               "survivors": survivors(found)})
     return {
+        **({"partial": True} if run.partial else {}),
         "edition": compilation.edition,
         "title": compilation.program.title,
         "sources_hash": base.sources_hash,

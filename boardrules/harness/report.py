@@ -25,8 +25,9 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from .. import __version__
+from ..outputs import write_atomic
 from ..runtime.loader import load_module
-from .simulate import Summary, game_seed, parse_options, simulate
+from .simulate import Interrupted, Summary, game_seed, parse_options, simulate
 
 FIGURES = (("board", "Where throws leave the token"), ("turns", "How long games last"),
            ("win_rate", "Win rate by seat"), ("cash", "Cash over time in sample games"))
@@ -123,17 +124,40 @@ def run_report(edition: str, games: int, players: int, seed: int, out: Path,
     """Simulate every variant and write the report folder `out` (created if need be)."""
     module = load_module(edition, backend)
     fixed = parse_options(module, options or [])
-    runs = []
+    runs: list[Run] = []
     for variant in variants(module, fixed):
         chosen = [f"{n}={option_text(module, n, v)}" for n, v in variant.options.items()]
-        summary = simulate(edition, games, players, seed, backend, workers=workers,
-                           engine=engine, turn_cap=turn_cap, policies=policies,
-                           options=chosen, progress=progress() if progress else None)
+        try:
+            summary = simulate(edition, games, players, seed, backend, workers=workers,
+                               engine=engine, turn_cap=turn_cap, policies=policies,
+                               options=chosen, progress=progress() if progress else None)
+        except KeyboardInterrupt as stop:
+            if isinstance(stop, Interrupted):
+                runs.append(Run(variant, stop.done, stop.done.to_json(), []))
+            write_partial(runs, out)
+            raise Interrupted(runs) from None
         picked = cash_samples(module, players, seed, variant.options, turn_cap, policies,
                               min(samples, games))
         runs.append(Run(variant, summary, summary.to_json(), picked))
     write_report(module, runs, out)
     return runs
+
+
+def write_partial(runs: list[Run], out: Path) -> None:
+    """An interrupted report: the runs' JSON files only (no figures or page, which take
+    seconds), each marked partial; nothing when no game was played."""
+    if not runs:
+        return
+    out.mkdir(parents=True, exist_ok=True)
+    for index, run in enumerate(runs):
+        write_atomic(out / json_name(index, run),
+                     json.dumps({**run.data, "partial": True}, indent=2) + "\n")
+
+
+def writes_in_folder(name: str) -> bool:
+    """Whether a report writes a file of that name into its folder."""
+    return name == "index.html" or name in {f"{figure}.svg" for figure, _ in FIGURES} or (
+        name.startswith("summary") and name.endswith(".json"))
 
 
 def json_name(index: int, run: Run) -> str:
@@ -147,7 +171,7 @@ def write_report(module: ModuleType, runs: list[Run], out: Path) -> dict[str, fl
 
     out.mkdir(parents=True, exist_ok=True)
     for index, run in enumerate(runs):
-        (out / json_name(index, run)).write_text(json.dumps(run.data, indent=2) + "\n")
+        write_atomic(out / json_name(index, run), json.dumps(run.data, indent=2) + "\n")
     panels = [figures.Panel(run.variant.label, run.data, run.summary.tally.turns, run.samples)
               for run in runs]
     drawn = {"board": figures.board_figure(panels), "turns": figures.turns_figure(panels),
@@ -161,7 +185,7 @@ def write_report(module: ModuleType, runs: list[Run], out: Path) -> dict[str, fl
         figures.save(figure, path)
         embedded[name] = base64.b64encode(path.read_bytes()).decode("ascii")
         timings[name] = time.perf_counter() - started
-    (out / "index.html").write_text(render_html(module, runs, embedded))
+    write_atomic(out / "index.html", render_html(module, runs, embedded))
     return timings
 
 

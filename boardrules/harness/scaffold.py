@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..compiler import ast
 from ..compiler.diagnostics import Span, did_you_mean
+from ..compiler.files import read_bytes
 from ..compiler.libpath import (
     SCENARIO_FOLDERS,
     available_libraries,
@@ -63,7 +63,8 @@ def new_edition(name: str, rulebook: Path, imports: list[str] | None = None,
     if not target.parent.is_dir():
         raise ScaffoldError(f"no such folder: {target.parent}")
     try:
-        text = rulebook.read_text(encoding="utf-8")
+        data = read_bytes(rulebook)
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
         raise ScaffoldError(f"cannot read the rulebook {rulebook}: {reason}") from None
@@ -71,7 +72,7 @@ def new_edition(name: str, rulebook: Path, imports: list[str] | None = None,
     library = load_library(imports or [], search_path(edition))
     skeleton = render(name, text, imports or [], library)
     target.mkdir()
-    shutil.copyfile(rulebook, target / RULEBOOK)
+    (target / RULEBOOK).write_bytes(data)  # what was read: byte for byte
     edition.write_text(skeleton, encoding="utf-8")
     for scenario_folder, _ in SCENARIO_FOLDERS:  # empty, for scenario files
         (target / scenario_folder).mkdir()

@@ -10,18 +10,21 @@ from __future__ import annotations
 import csv
 import json
 import os
+import signal
 import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from contextlib import ExitStack
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from contextlib import ExitStack, closing
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from .. import __version__
+from ..outputs import atomic_file, write_atomic
 from ..runtime.errors import rules_location
 from ..runtime.loader import load_module
 from .statistics import describe, seats_differ, wilson
@@ -31,6 +34,15 @@ ENGINES = ("processes", "ray")
 
 class SimulationError(Exception):
     """A game failed: the rules raised an error (named with the game's seed to replay it)."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (SIGINT) during a run, with what was done before it (`done`: a partial
+    Summary, or whatever the command had finished), for the command to write as partial."""
+
+    def __init__(self, done: Any) -> None:
+        super().__init__()
+        self.done = done
 
 
 @dataclass
@@ -90,6 +102,8 @@ def parse_options(module: ModuleType, settings: list[str]) -> dict[str, int]:
             chosen[name] = module.ENUMS[type_name].index(text)
         elif type_name == "int" and text.lstrip("-").isdigit():
             chosen[name] = int(text)
+            if not -2**31 <= chosen[name] < 2**31:  # the games' integers are 32-bit
+                raise ValueError(f"option '{name}' takes a 32-bit int, not {text}")
         else:
             raise ValueError(f"option '{name}' takes a {type_name}, not '{text}'")
     return chosen
@@ -167,6 +181,7 @@ class Summary:
     rule_handled: tuple[bool, ...]
     options: dict[str, int] = field(default_factory=dict)
     settings: dict[str, Any] = field(default_factory=dict)  # everything that made the run
+    partial: bool = False  # interrupted: `games` were played of the settings' games
 
     def to_json(self) -> dict[str, Any]:
         t = self.tally
@@ -174,6 +189,7 @@ class Summary:
         differ = seats_differ(t.wins)
         throws = sum(t.rests)
         return {
+            **({"partial": True} if self.partial else {}),
             "settings": self.settings,
             "edition": self.edition,
             "games": self.games,
@@ -220,7 +236,8 @@ def simulate(edition: str, games: int, players: int, seed: int, backend: str = "
              records: bool = False, address: str | None = None) -> Summary:
     """Play the games; with `records`, keep one record per game (Summary.tally.records).
     The ray engine runs on the Ray cluster at `address`, else on a local Ray started for
-    the run with `workers` CPUs."""
+    the run with `workers` CPUs. Ctrl-C stops the workers at once and raises Interrupted
+    with the games played so far (a partial Summary), unless none was."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine '{engine}': choose {' or '.join(ENGINES)}")
     module = load_module(edition, backend)  # compile once, before any worker starts
@@ -244,11 +261,18 @@ def simulate(edition: str, games: int, players: int, seed: int, backend: str = "
         done = 0
         if progress:
             progress(done, games)
-        for tally in _run(module, edition, backend, chunks, workers, engine):
-            total.merge(tally)
-            done += len(tally.turns)
-            if progress:
-                progress(done, games)
+        interrupted = False
+        try:
+            with closing(_run(module, edition, backend, chunks, workers, engine)) as tallies:
+                for tally in tallies:
+                    total.merge(tally)
+                    done += len(tally.turns)
+                    if progress:
+                        progress(done, games)
+        except KeyboardInterrupt:
+            if not done:
+                raise
+            interrupted = True
         seconds = time.perf_counter() - started
     settings = {
         "edition": edition, "title": module.EDITION,
@@ -258,9 +282,13 @@ def simulate(edition: str, games: int, players: int, seed: int, backend: str = "
         "seed": seed, "games": games, "players": players, "engine": engine,
         "workers": workers, "boardrules_version": __version__,
     }
-    return Summary(module.EDITION if edition.endswith(".rules") else edition, games, players,
-                   seed, backend, total, seconds, module.SPACE_IDS, module.SPACE_NAMES,
-                   module.TRACK, module.RULE_NAMES, module.RULE_HANDLED, chosen, settings)
+    summary = Summary(module.EDITION if edition.endswith(".rules") else edition, done, players,
+                      seed, backend, total, seconds, module.SPACE_IDS, module.SPACE_NAMES,
+                      module.TRACK, module.RULE_NAMES, module.RULE_HANDLED, chosen, settings,
+                      partial=interrupted)
+    if interrupted:
+        raise Interrupted(summary)
+    return summary
 
 
 def _run(module: ModuleType, edition: str, backend: str, chunks: list[tuple], workers: int,
@@ -274,17 +302,45 @@ def _run(module: ModuleType, edition: str, backend: str, chunks: list[tuple], wo
         for chunk in chunks:
             yield play_games(module, *chunk)
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(play_chunk, edition, backend, *chunk) for chunk in chunks]
-            for future in as_completed(futures):
-                yield future.result()
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=ignore_sigint)
+        waiting = iter(chunks)  # a few chunks in flight, not a million futures at once
+        try:
+            running = {pool.submit(play_chunk, edition, backend, *chunk)
+                       for chunk in islice(waiting, 2 * workers)}
+            while running:
+                finished, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    running |= {pool.submit(play_chunk, edition, backend, *chunk)
+                                for chunk in islice(waiting, 1)}
+                    yield future.result()
+        except BaseException:  # Ctrl-C, a failed game, the caller gone: no game goes on
+            stop_pool(pool)
+            raise
+        pool.shutdown()
+
+
+def ignore_sigint() -> None:
+    """In a worker: Ctrl-C on the terminal reaches every process of the group; the parent
+    alone handles it (it ends the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """End a pool's worker processes now, whatever they are playing (shutdown alone would
+    wait for every game submitted)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.join(1)
 
 
 def write_records(path: Path, records: list[dict[str, Any]]) -> None:
     """Per-game records for pandas and friends: CSV for a .csv file, else JSON lines."""
     if path.suffix.lower() == ".csv":
         seats = max((len(r["cash"]) for r in records), default=0)
-        with path.open("w", newline="") as handle:
+        with atomic_file(path, "w", newline="") as handle:
             writer = csv.writer(handle)
             writer.writerow(["game", "seed", "turns", "winner", "end",
                              *(f"cash_p{i + 1}" for i in range(seats))])
@@ -292,7 +348,7 @@ def write_records(path: Path, records: list[dict[str, Any]]) -> None:
                 winner = f"p{r['winner'] + 1}" if r["winner"] >= 0 else ""
                 writer.writerow([r["game"], r["seed"], r["turns"], winner, r["end"], *r["cash"]])
     else:
-        path.write_text("".join(json.dumps(r) + "\n" for r in records))
+        write_atomic(path, "".join(json.dumps(r) + "\n" for r in records))
 
 
 class ProgressBar:

@@ -23,12 +23,15 @@ from typing import TYPE_CHECKING
 from ..compiler import source_index
 from ..compiler.build import (
     Artifact,
+    BuildError,
     artifact_named,
     build_extension,
     ensure_extension,
     publish_source,
     step,
+    touch,
     verified,
+    verified_bytes,
     write_source,
 )
 from ..compiler.libpath import bundled_rulesets
@@ -159,6 +162,19 @@ def publish_compilation(compilation: Compilation, backend: str) -> Artifact:
     return artifact
 
 
+class VerifiedSourceLoader(importlib.machinery.SourceFileLoader):
+    """Runs a cached module's source only when it matches its published hash, compiled in
+    memory: never a `__pycache__` file, which nothing checks (a truncated one would break
+    every run, and one made from other code of the same size and time would play it)."""
+
+    def get_code(self, fullname: str):  # noqa: ANN201 - a code object
+        data = verified_bytes(Path(self.path))
+        if data is None:
+            raise BuildError(f"the cached module {self.path} changed since it was written: "
+                             "run the command again (or boardrules cache clean)")
+        return compile(data, self.path, "exec", dont_inherit=True)
+
+
 def _import(artifact: Artifact, backend: str) -> ModuleType:
     if backend == "compiled":
         ensure_extension(artifact)
@@ -166,11 +182,12 @@ def _import(artifact: Artifact, backend: str) -> ModuleType:
         loader = importlib.machinery.ExtensionFileLoader(name, str(path))
     else:
         path, name = artifact.source, artifact.module_name + "_interpreted"
-        loader = importlib.machinery.SourceFileLoader(name, str(path))
+        loader = VerifiedSourceLoader(name, str(path))
     key = (str(path), backend)
     if key not in _loaded:
         spec = importlib.util.spec_from_file_location(name, str(path), loader=loader)
         module = importlib.util.module_from_spec(spec)
         loader.exec_module(module)
         _loaded[key] = module
+        touch(artifact)
     return _loaded[key]
