@@ -205,7 +205,10 @@ class LayoutLowering:
                       faces[0][1].name if faces else "int")
 
     def _stride(self, ref: ast.TypeRef) -> int:
-        """How many values a declared list holds per entity (1 for a plain value)."""
+        """How many values a declared list holds per entity (1 for a plain value): one per
+        seat the edition allows for a list indexed by `player`."""
+        if ref.index_enum == "player":
+            return self.max_players
         if ref.index_enum:
             enum = self.s.enums.get(ref.index_enum)
             if enum is None:
