@@ -88,6 +88,7 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
         round_limit = self._game_expr(game.get("rounds"), INT)
         bankruptcy_ends = self._game_expr(game.get("bankruptcy"), BOOL)
         turn_limit = self.constant(game["turn_limit"].value)[0] if "turn_limit" in game else 1000
+        self.option_exclusions = self._option_exclusions()
         scenarios = lower_scenarios(self, props, dice)
         spaces = list(s.spaces.values())
         track_of, on_track = self._track()
@@ -131,6 +132,7 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
             scenarios=scenarios.scenarios,
             scenario_functions=scenarios.functions,
             scenario_aggregates=scenarios.aggregates,
+            option_exclusions=self.option_exclusions,
         )
 
     def _check_builtin_clashes(self) -> None:

@@ -205,6 +205,9 @@ class ErrorCode(Enum):
     TOO_DEEP = (
         "BR410", "nested too deeply",
         "the compiler and the generated C code bound how deep expressions and blocks nest")
+    BAD_EXCLUSION = (
+        "BR411", "an option that excludes itself",
+        "`excludes` names the other options that may not be chosen with this one")
 
     # ---- BR5xx: scenarios ----------------------------------------------------------------
     SCENARIO_UNKNOWN = (
@@ -226,6 +229,10 @@ class ErrorCode(Enum):
     OFF_GRID = (
         "BR506", "cell off the grid",
         "a scenario's cell_at names a cell of the grid")
+    EXCLUDED_OPTIONS = (
+        "BR507", "options that exclude each other",
+        "a scenario plays one variant the edition allows: two options declared to exclude "
+        "each other are not both chosen")
 
     # ---- BR6xx: quotes and the rulebook --------------------------------------------------
     RULEBOOK_FILE = (

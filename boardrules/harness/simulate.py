@@ -92,6 +92,9 @@ def parse_options(module: ModuleType, settings: list[str]) -> dict[str, int]:
             chosen[name] = int(text)
         else:
             raise ValueError(f"option '{name}' takes a {type_name}, not '{text}'")
+    conflict = module.option_conflict(chosen)
+    if conflict:
+        raise ValueError(conflict)
     return chosen
 
 
