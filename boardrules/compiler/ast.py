@@ -304,6 +304,9 @@ class OptionDecl(Decl):
     default: Expr
     title: str
     provenance: tuple[Provenance, ...]
+    # the options that may not be chosen with this one (`excludes short_game`), each with
+    # the span of its name
+    excludes: tuple[tuple[str, Span], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,7 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
         self.variant_params: dict[str, ir.Expr] = {}
         self.global_names = symbols.global_names()  # fixed once the declarations are collected
         self._evaluating: set[str] = set()
+        self.max_players = 4  # the edition's most seats, from its header (run)
         self.legal: ast.DecisionDecl | None = None  # the decision whose default is being lowered
         grid = next(iter(symbols.grids.values()), None)
         self.cell_count = grid.width * grid.height if grid else 0
@@ -65,6 +66,7 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
         s = self.s
         edition = s.edition
         props = self._edition_props()
+        self.max_players = props.get("players", (2, 4))[1]
         for name in s.params:
             self.param_value(name)
         tables = self._tables()
@@ -86,6 +88,7 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
         round_limit = self._game_expr(game.get("rounds"), INT)
         bankruptcy_ends = self._game_expr(game.get("bankruptcy"), BOOL)
         turn_limit = self.constant(game["turn_limit"].value)[0] if "turn_limit" in game else 1000
+        self.option_exclusions = self._option_exclusions()
         scenarios = lower_scenarios(self, props, dice)
         spaces = list(s.spaces.values())
         track_of, on_track = self._track()
@@ -94,7 +97,7 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
             title=edition.title if edition else "",
             currency=props.get("currency", ""),
             min_players=props.get("players", (2, 4))[0],
-            max_players=props.get("players", (2, 4))[1],
+            max_players=self.max_players,
             turn_limit=turn_limit,
             space_ids=tuple(s.spaces),
             space_names=tuple(sp.title for sp in spaces),
@@ -129,6 +132,7 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
             scenarios=scenarios.scenarios,
             scenario_functions=scenarios.functions,
             scenario_aggregates=scenarios.aggregates,
+            option_exclusions=self.option_exclusions,
         )
 
     def _check_builtin_clashes(self) -> None:

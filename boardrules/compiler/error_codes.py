@@ -205,6 +205,9 @@ class ErrorCode(Enum):
     TOO_DEEP = (
         "BR410", "nested too deeply",
         "the compiler and the generated C code bound how deep expressions and blocks nest")
+    BAD_EXCLUSION = (
+        "BR411", "an option that excludes itself",
+        "`excludes` names the other options that may not be chosen with this one")
 
     # ---- BR5xx: scenarios ----------------------------------------------------------------
     SCENARIO_UNKNOWN = (
@@ -230,6 +233,10 @@ class ErrorCode(Enum):
         "BR507", "not a scenario in a scenario file",
         "a scenario file beside the edition (scenarios/, conformance/) holds only scenarios "
         "and equivalent notes: the rules stay in the rules files")
+    EXCLUDED_OPTIONS = (
+        "BR508", "options that exclude each other",
+        "a scenario plays one variant the edition allows: two options declared to exclude "
+        "each other are not both chosen")
 
     # ---- BR6xx: quotes and the rulebook --------------------------------------------------
     RULEBOOK_FILE = (

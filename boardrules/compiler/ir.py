@@ -575,3 +575,6 @@ class Program:
     # the card field (a table) whose value keys the kernel's versions of each player's cards
     # of one value (Memo.held_key; "" when no memo reads hands that way)
     card_key: str = ""
+    # pairs of options (a, b) that may not both be chosen (differ from their defaults) in a
+    # game: `option a ... excludes b`
+    option_exclusions: tuple[tuple[str, str], ...] = ()

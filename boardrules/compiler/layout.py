@@ -189,6 +189,24 @@ class LayoutLowering:
                                        option.title or name))
         return tuple(counters)
 
+    def _option_exclusions(self) -> tuple[tuple[str, str], ...]:
+        """The pairs of options that `excludes` keeps from being chosen together: each
+        named option must exist and be another option; a pair declared on both sides
+        counts once."""
+        pairs: list[tuple[str, str]] = []
+        for name, option in self.s.options.items():
+            for other, span in option.excludes:
+                if other not in self.s.options:
+                    self.report.error(span, f"'{other}' is not an option",
+                                      did_you_mean(other, set(self.s.options) - {name}),
+                                      code=ErrorCode.UNKNOWN_NAME)
+                elif other == name:
+                    self.report.error(span, f"option '{name}' cannot exclude itself",
+                                      code=ErrorCode.BAD_EXCLUSION)
+                elif (name, other) not in pairs and (other, name) not in pairs:
+                    pairs.append((name, other))
+        return tuple(pairs)
+
     def _single(self, ref: ast.TypeRef) -> None:
         """Lists are for fields and counters; a parameter or local holds one value."""
         if ref.length or ref.index_enum:
@@ -205,7 +223,10 @@ class LayoutLowering:
                       faces[0][1].name if faces else "int")
 
     def _stride(self, ref: ast.TypeRef) -> int:
-        """How many values a declared list holds per entity (1 for a plain value)."""
+        """How many values a declared list holds per entity (1 for a plain value): one per
+        seat the edition allows for a list indexed by `player`."""
+        if ref.index_enum == "player":
+            return self.max_players
         if ref.index_enum:
             enum = self.s.enums.get(ref.index_enum)
             if enum is None:

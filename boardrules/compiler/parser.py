@@ -328,8 +328,12 @@ class _ToAst(Transformer_NonRecursive):
         return ast.CounterDecl(self._span(meta), owner, name, type_ref, initial, self._prov(c))
 
     def option_def(self, meta, c):
+        excludes = next((x for x in c[4:] if isinstance(x, list)), [])
         return ast.OptionDecl(self._span(meta), str(c[0]), c[1], c[2], self._str(c[3]),
-                              self._prov(c))
+                              self._prov(c), tuple(excludes))
+
+    def excludes(self, meta, c):
+        return [(str(t), token_span(self.path, t)) for t in c]
 
     def field_values(self, meta, c):
         return tuple(c)

@@ -99,6 +99,29 @@ class _ScenarioLowering:
                           code=ErrorCode.SCENARIO_UNKNOWN)
         return False
 
+    def check_exclusions(self, sc: ast.Scenario, steps: list[ir.ScenarioStep]) -> None:
+        """A scenario plays one variant: no two options it chooses (other than their
+        defaults) exclude each other. The error is at the step that chose the second."""
+        c, s = self.c, self.s
+        chosen: dict[str, int] = {}
+        for st in steps:
+            if st.kind != "option":
+                continue
+            option = s.options[st.target]
+            if st.values[0] == c.constant(option.default, resolve_type(option.type, s,
+                                                                        self.report))[0]:
+                chosen.pop(st.target, None)
+                continue
+            chosen[st.target] = st.line
+            for a, b in c.option_exclusions:
+                other = b if a == st.target else a if b == st.target else ""
+                if other in chosen:
+                    step = next(x for x in sc.steps if x.kind == "option"
+                                and x.span.line == st.line)
+                    self.report.error(step.span, f"options '{other}' and '{st.target}' "
+                                      "exclude each other", "a scenario plays one variant",
+                                      code=ErrorCode.EXCLUDED_OPTIONS)
+
     def scenario(self, index: int, sc: ast.Scenario) -> ir.Scenario:
         c, s = self.c, self.s
         if sc.rule not in self.targets:
@@ -167,6 +190,7 @@ class _ScenarioLowering:
             elif st.kind == "not_asked" and self.known(s.decisions, "decision", st):
                 steps.append(ir.ScenarioStep("not_asked", line, target=st.name,
                                              seat=self.seat(st, scope)))
+        self.check_exclusions(sc, steps)
         return ir.Scenario(index, sc.title, sc.rule, count, tuple(steps), sc.span.path,
                            sc.span.line, sc.suite)
 

@@ -106,6 +106,9 @@ def parse_options(module: ModuleType, settings: list[str]) -> dict[str, int]:
                 raise ValueError(f"option '{name}' takes a 32-bit int, not {text}")
         else:
             raise ValueError(f"option '{name}' takes a {type_name}, not '{text}'")
+    conflict = module.option_conflict(chosen)
+    if conflict:
+        raise ValueError(conflict)
     return chosen
 
 

@@ -580,3 +580,34 @@ def test_a_window_runs_its_body_for_every_seat_from_its_start_in_rounds(editions
 def test_window_errors(editions, header, message):
     errors = proc_errors(editions, f"proc f(p: player) {{\n  {header} {{ need(q) }}\n}}\n")
     assert [m for m, _ in errors] == [message]
+
+
+def test_a_list_counter_indexed_by_player_holds_one_value_per_seat(editions):
+    """`money[player]`: one value per seat the edition allows (players 2 to 4 here), read
+    and written with a player as the index; an int is not a player."""
+    compilation = editions.compile(
+        "counter space.owed: money[player] = 0\n"
+        "proc owe(s: space, p: player) { s.owed[p] += 1 }\n"
+        "proc owed(s: space, p: player) -> money { return s.owed[p] }\n"
+    )
+    counters = {c.name: c for c in compilation.program.counters}
+    assert counters["space_owed"].stride == 4
+    found = editions.errors(
+        "counter space.owed: money[player] = 0\n"
+        "proc owed(s: space) -> money { return s.owed[1] }\n"
+    )
+    assert any("expected player, got int" in m for m in found), found
+
+
+def test_a_list_counter_indexed_by_player_keeps_each_seat_apart(editions):
+    """Each turn moves one space and lands once: after six turns of three players each
+    seat has landed twice, and the fourth seat the edition allows never."""
+    _, _, namespace = editions.module(
+        "counter space.landed: int[player] = 0\n"
+        "rule count_landings { on land(p: player, s: space) { s.landed[p] += 1 } }\n"
+    )
+    game = namespace["Game"](3, seed=1)
+    game.play(6)
+    names = [label for label, _, _ in namespace["COUNTERS"]]
+    per_space = game.counter_values()[names.index("space.landed")]
+    assert [sum(seats[k] for seats in per_space) for k in range(4)] == [2, 2, 2, 0]

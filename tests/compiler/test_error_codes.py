@@ -207,6 +207,7 @@ CASES = [
     case(E.CAPACITY, "".join(f"die d{i} faces 1 to 2\n" for i in range(9)), 1, 1, until="capacity"),
     case(E.TOO_DEEP, "counter pot: int = 0\nrule r { on turn(p: player) {\n  pot = "
      + " + ".join(["p.cash"] * 300) + "\n} }\n", 15, 3, until="nesting"),
+    case(E.BAD_EXCLUSION, 'option o: bool = false "O" excludes o\n', 13, 37),
     # BR5xx
     case(E.SCENARIO_UNKNOWN, scenario("trun", "play p1"), 13, 1),
     case(E.SCENARIO_PLAYERS, scenario("turn", "players 9", "play p1"), 13, 1),
@@ -217,6 +218,8 @@ CASES = [
          16, 13),
     case(E.NOT_A_SCENARIO, "", 4, 1, file="play.rules",
          files={"conformance/play.rules": scenario("turn", "play p1") + "proc f() { }\n"}),
+    case(E.EXCLUDED_OPTIONS, 'option a: bool = false "A"\noption b: int = 0 "B" excludes a\n'
+         + scenario("turn", "option a = true", "option b = 2", "play p1"), 17, 3),
     # BR6xx
     case(E.RULEBOOK_FILE, "", 2, 3, rulebook=None),
     case(E.NOT_IN_RULEBOOK, 'rule r {\n  quote "Nothing like this."\n  on turn(p: player) { }\n}\n',
