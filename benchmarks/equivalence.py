@@ -25,13 +25,12 @@ import argparse
 import json
 import math
 import re
-import shutil
 import statistics
 import subprocess
 import sys
 from pathlib import Path
 
-from bench_backends import CREF_DEFAULT, built_cref
+from bench_backends import CREF_DEFAULT, built_cref, gcc_for
 
 from boardrules.harness.simulate import simulate
 
@@ -110,9 +109,8 @@ def main() -> int:
     parser.add_argument("--cref", type=Path, default=CREF_DEFAULT)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
-    gcc = shutil.which("gcc")
-    if not args.cref.exists() or gcc is None:
-        print(f"boardrules: error: needs {args.cref} and gcc", file=sys.stderr)
+    gcc = gcc_for(args.cref)
+    if gcc is None:
         return 2
     if args.batches < 2 or args.games < 1:
         print("boardrules: error: needs at least 2 batches of 1 game", file=sys.stderr)
@@ -137,10 +135,10 @@ def main() -> int:
           f"({len(rows)} in all); largest |z| {abs(worst['z']):.2f} "
           f"({worst['figure']})")
     if args.json:
-        args.json.write_text(json.dumps({"edition": args.edition, "batches": args.batches,
-                                         "games": args.games, "players": args.players,
-                                         "seed": args.seed, "figures": rows,
-                                         "sum_z2": chi2, "figures_with_spread": measured}, indent=1) + "\n")
+        report = {"edition": args.edition, "batches": args.batches, "games": args.games,
+                  "players": args.players, "seed": args.seed, "figures": rows,
+                  "sum_z2": chi2, "figures_with_spread": measured}
+        args.json.write_text(json.dumps(report, indent=1) + "\n")
     return 0
 
 
