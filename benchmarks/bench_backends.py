@@ -41,8 +41,28 @@ from boardrules.compiler.build import OPT_LEVEL_ENV
 from boardrules.harness.simulate import game_seed
 from boardrules.runtime.loader import load_module
 
-CREF_DEFAULT = Path(__file__).resolve().parents[1].parent / "shared/reference/cref/monopoly_ref.c"
+CREF_PATH = "shared/reference/cref/monopoly_ref.c"
 CFLAGS = ["-O2", "-march=native"]
+
+
+def reference_source() -> Path:
+    """../shared/reference/cref/monopoly_ref.c beside the checkout, or beside a folder above
+    it (a worktree's); the first place when there is none."""
+    checkout = Path(__file__).resolve().parents[1]
+    found = (folder / CREF_PATH for folder in checkout.parents)
+    return next((path for path in found if path.exists()), checkout.parent / CREF_PATH)
+
+
+CREF_DEFAULT = reference_source()
+
+
+def gcc_for(cref: Path) -> str | None:
+    """gcc, when it and the C reference are there; otherwise None, the error said."""
+    gcc = shutil.which("gcc")
+    if cref.exists() and gcc is not None:
+        return gcc
+    print(f"boardrules: error: needs {cref} and gcc", file=sys.stderr)
+    return None
 
 
 def play_once(module: ModuleType, games: int, players: int, seed: int,
@@ -58,11 +78,11 @@ def play_once(module: ModuleType, games: int, players: int, seed: int,
 
 
 @contextmanager
-def built_cref(gcc: str, source: Path) -> Iterator[Path]:
-    """The C reference built with CFLAGS into a temporary folder."""
+def built_cref(gcc: str, source: Path, flags: list[str] = CFLAGS) -> Iterator[Path]:
+    """The C reference built with CFLAGS (or `flags`) into a temporary folder."""
     with tempfile.TemporaryDirectory() as tmp:
         binary = Path(tmp) / "monopoly_ref"
-        subprocess.run([gcc, *CFLAGS, "-o", str(binary), str(source)], check=True)
+        subprocess.run([gcc, *flags, "-o", str(binary), str(source)], check=True)
         yield binary
 
 

@@ -38,6 +38,30 @@ print(sum(play_once(module, games, players, seed)[1]))
 COUNTED = "*Kernel_9play*"  # Cython's Python wrapper of Kernel.play, and what it calls
 
 
+def count_instructions(valgrind: str, edition: str, games: int, players: int,
+                       seed: int) -> tuple[int, int]:
+    """(turns, instructions) of the seeded compiled games, counted in the game loop only."""
+    load_module(edition, "compiled")  # built here, not under valgrind
+    return callgrind(valgrind, [f"--toggle-collect={COUNTED}", sys.executable, "-c", PLAY,
+                                str(Path(__file__).resolve().parent), edition, str(players),
+                                str(games), str(seed)],
+                     lambda out: int(out.split()[-1]))
+
+
+def callgrind(valgrind: str, command: list[str], turns_of) -> tuple[int, int]:
+    """(turns read from the command's output by `turns_of`, instructions callgrind counted)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "callgrind.out"
+        run = subprocess.run([valgrind, "--tool=callgrind", f"--callgrind-out-file={out}",
+                              *command], capture_output=True, text=True)
+        if run.returncode != 0:
+            sys.exit(f"error: the counted games failed:\n{run.stderr.strip()[-2000:]}")
+        counted = re.search(r"^summary: (\d+)$", out.read_text(), re.MULTILINE)
+    if counted is None:
+        sys.exit("error: callgrind wrote no instruction count")
+    return turns_of(run.stdout), int(counted.group(1))
+
+
 def main() -> int:
     parser = games_parser(__doc__, games=100)
     args = parser.parse_args()
@@ -45,21 +69,8 @@ def main() -> int:
     if valgrind is None:
         print("valgrind not found: install valgrind to count instructions")
         return 2
-    load_module(args.edition, "compiled")  # built here, not under valgrind
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "callgrind.out"
-        run = subprocess.run(
-            [valgrind, "--tool=callgrind", f"--callgrind-out-file={out}",
-             f"--toggle-collect={COUNTED}", sys.executable, "-c", PLAY,
-             str(Path(__file__).resolve().parent), args.edition, str(args.players),
-             str(args.games), str(args.seed)],
-            capture_output=True, text=True)
-        if run.returncode != 0:
-            sys.exit(f"error: the counted games failed:\n{run.stderr.strip()[-2000:]}")
-        counted = re.search(r"^summary: (\d+)$", out.read_text(), re.MULTILINE)
-    if counted is None:
-        sys.exit("error: callgrind wrote no instruction count")
-    turns, instructions = int(run.stdout.split()[-1]), int(counted.group(1))
+    turns, instructions = count_instructions(valgrind, args.edition, args.games,
+                                             args.players, args.seed)
     print(f"{args.edition}: {args.games} games, {args.players} players, seed {args.seed}: "
           f"{turns} turns, {instructions:,} instructions in the game loop, "
           f"{instructions / max(turns, 1):,.0f} a turn")

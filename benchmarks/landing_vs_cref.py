@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from bench_backends import CREF_DEFAULT, built_cref
+from bench_backends import CREF_DEFAULT, built_cref, gcc_for
 from games_arguments import games_parser
 
 from boardrules.harness.simulate import simulate
@@ -75,9 +74,8 @@ def main() -> int:
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
-    gcc = shutil.which("gcc")
-    if not args.cref.exists() or gcc is None:
-        print(f"boardrules: error: needs {args.cref} and gcc", file=sys.stderr)
+    gcc = gcc_for(args.cref)
+    if gcc is None:
         return 2
     summary = simulate(args.edition, args.games, args.players, args.seed, workers=1,
                        options=args.option).to_json()

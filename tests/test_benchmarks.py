@@ -142,3 +142,54 @@ def test_landing_is_compared_square_by_square_with_the_reference_capped_at_the_m
         [sys.executable, str(ROOT / "benchmarks/landing_vs_cref.py"), "--cref",
          str(tmp_path / "none.c")], capture_output=True, text=True, timeout=600)
     assert missing.returncode == 2 and "boardrules: error: needs" in missing.stderr
+
+
+def _reference() -> Path | None:
+    """The C reference the benchmarks build, when it is there (beside the checkout)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from bench_backends import CREF_DEFAULT
+    finally:
+        sys.path.pop(0)
+    return CREF_DEFAULT if CREF_DEFAULT.exists() and shutil.which("gcc") else None
+
+
+@pytest.mark.skipif(_reference() is None, reason="needs ../shared/reference and gcc")
+def test_the_equivalence_measure_compares_every_figure_of_both_engines(tmp_path):
+    out = tmp_path / "equivalence.json"
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks/equivalence.py"), "--batches", "4",
+         "--games", "30", "--players", "2", "--json", str(out)],
+        capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    report = json.loads(out.read_text())
+    names = [row["figure"] for row in report["figures"]]
+    assert names[:5] == ["mean turns", "capped fraction", "landings per turn", "win rate p1",
+                         "win rate p2"]
+    assert names[5:] == [f"square {n}" for n in range(40)] + ["In Jail (40)"]
+    for row in report["figures"]:
+        assert abs(row["z"]) < 6, row  # the same rules: no figure far out on a small sample
+        assert row["edition_se"] >= 0 and row["cref_se"] >= 0
+    shares = [row for row in report["figures"] if row["figure"].startswith(("square", "In"))]
+    assert sum(row["edition"] for row in shares) == pytest.approx(100, abs=1e-6)
+    assert sum(row["cref"] for row in shares) == pytest.approx(100, abs=0.01)
+    assert report["sum_z2"] == pytest.approx(sum(row["z"] ** 2 for row in report["figures"]))
+    assert re.search(r"sum of z\^2: [\d.]+ over \d+ figures", run.stdout)
+
+
+@pytest.mark.skipif(_reference() is None, reason="needs ../shared/reference and gcc")
+def test_the_reference_benchmark_times_the_same_game_on_both_engines(tmp_path):
+    out = tmp_path / "reference.json"
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks/bench_reference.py"), "--games", "4",
+         "--cref-games", "20", "--repeat", "1", "--instruction-games", "1", "--no-pgo",
+         "--json", str(out)],
+        capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    report = json.loads(out.read_text())
+    assert set(report["results"]) == {"compiled", "C reference"}
+    assert report["results"]["C reference"]["games"] == 20
+    assert "compiled/C" in report["ratios"]
+    if shutil.which("valgrind"):
+        assert set(report["instructions"]) == {"compiled", "C reference"}
+        assert all(i["per_turn"] > 0 for i in report["instructions"].values())
