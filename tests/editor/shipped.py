@@ -16,7 +16,9 @@ def doc_blocks() -> list[tuple[str, str]]:
     blocks = []
     for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
         text = doc.read_text(encoding="utf-8")
-        for match in re.finditer(r"^```rules[^\n]*\n(.*?)^```", text, re.M | re.S):
+        for match in re.finditer(r"^( *)```rules[^\n]*\n(.*?)^\1```", text, re.M | re.S):
             line = text.count("\n", 0, match.start()) + 1
-            blocks.append((f"{doc.name}:{line}", match.group(1)))
+            body = "".join(row.removeprefix(match.group(1))
+                           for row in match.group(2).splitlines(keepends=True))
+            blocks.append((f"{doc.name}:{line}", body))
     return blocks
