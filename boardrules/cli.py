@@ -438,7 +438,7 @@ def cmd_lsp(args) -> int:
     try:
         from .editor.lsp import serve
     except ImportError as exc:  # the editor extra is not installed
-        raise UsageError(f"the language server needs {exc.name}: "
+        raise UsageError(f"the language server needs {(exc.name or 'pygls').split('.')[0]}: "
                          "pip install 'boardrules[editor]'") from None
     serve()
     return 0

@@ -46,7 +46,12 @@ class RulesServer(LanguageServer):
         text = self._text(uri)
         path = Path(to_fs_path(uri) or uri)
         loop = asyncio.get_running_loop()
-        analysis = await loop.run_in_executor(self._worker, analyse, path, text, until)
+        try:
+            analysis = await loop.run_in_executor(self._worker, analyse, path, text, until)
+        except Exception as exc:  # a bug of the compiler's: said, and the server goes on
+            self.window_log_message(lsp.LogMessageParams(
+                lsp.MessageType.Error, f"boardrules: checking {path} failed: {exc!r}"))
+            return None
         if self._text(uri) != text:
             return None  # typed over: a newer check is on its way
         if analysis.symbols is not None or uri not in self.checked:

@@ -10,6 +10,7 @@ import sys
 from lsprotocol import types as lsp
 from pygls.lsp.client import LanguageClient
 
+from boardrules.cli import main
 from boardrules.compiler.error_codes import ErrorCode
 
 from .shipped import ROOT
@@ -81,3 +82,12 @@ def test_a_session_over_stdio():
     labels = {item.label for item in session["completion"].items}
     assert {"pay", "current"} <= labels
     assert session["saved"]  # the file on disk was never written
+
+
+def test_without_the_editor_extra_lsp_is_a_usage_error(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "pygls", None)  # as if pygls were not installed
+    monkeypatch.delitem(sys.modules, "boardrules.editor.lsp", raising=False)
+    assert main(["lsp"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("boardrules: error: the language server needs pygls: "
+                   "pip install 'boardrules[editor]'\n")
