@@ -152,3 +152,18 @@ def test_a_library_module_is_checked_alone():
     [error] = features.diagnostics(broken)
     assert error.code == ErrorCode.UNKNOWN_NAME.code
     assert error.range.start.line == text.count("\n") + 1
+
+
+def test_a_rule_named_like_another_name_is_the_rule_where_a_rule_is_named(edition):
+    """`rule villains_tax` beside the space kind `villains_tax`: a rule where one is named
+    (`rule`, `use`, `scenario ... for`), the other name elsewhere."""
+    symbols = edition.symbols
+    twins = sorted(set(symbols.rules) & (symbols.global_names() | set(symbols.cards)))
+    for name in twins:
+        match = re.search(rf"^(rule|use) ({name})\b", edition.text, re.M)
+        if match is None:
+            continue
+        hover = features.hover(edition, _position(edition.text, rf"^(?:rule|use) ({name})\b"))
+        assert hover.contents.value.startswith(f"(rule) `rule {name}`"), name
+        return
+    assert edition.path.stem != "disney_theme_park", "villains_tax is both"
