@@ -11,6 +11,7 @@ import dataclasses
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..compiler import ast
 from ..compiler.diagnostics import Span
@@ -127,6 +128,8 @@ def _global(analysis: Analysis, symbols: Symbols, name: str,
     text before the name, ends in `on` or `trigger`), or anywhere when `before` is None."""
     for table, kind in NAME_TABLES:
         decl = getattr(symbols, table).get(name)
+        if decl is not None and name in symbols.sets and kind == "param":
+            return [_set_param(analysis, name, decl, symbols.sets[name])]
         if decl is not None:
             return [_declared(analysis, name, kind, decl)]
     if name in symbols.cards:
@@ -145,6 +148,18 @@ def _global(analysis: Analysis, symbols: Symbols, name: str,
         params = ", ".join(f"{p}: {t.declared}" for p, t in symbols.events[name])
         return [Definition(name, "event", f"event {name}({params})")]
     return []
+
+
+def _set_param(analysis: Analysis, name: str, decl: ast.ParamDecl,
+               setting: ast.SetParam) -> Definition:
+    """A param an edition sets: its declaration, the value set and where, and the quotes
+    and assumptions of both."""
+    found = _declared(analysis, name, "param", decl)
+    quotes, assumes = _provenance(setting)
+    where = f"{Path(setting.span.path).name}:{setting.span.line}"
+    return dataclasses.replace(
+        found, signature=f"{found.signature}  ({declaration_text(analysis, setting.span)} "
+        f"at {where})", quotes=found.quotes + quotes, assumes=found.assumes + assumes)
 
 
 def _rule(analysis: Analysis, symbols: Symbols, name: str) -> Definition:

@@ -53,9 +53,14 @@ def test_hover_on_a_rule_shows_its_quotes(edition):
 
 def test_hover_on_a_set_param_shows_its_type_and_library(edition):
     position = _position(edition.text, r"^set (\w+)")
+    name = re.search(r"^set (\w+)", edition.text, re.M).group(1)
     hover = features.hover(edition, position).contents.value
-    assert hover.startswith("(param) `param ")
-    assert re.search(r"defined at \w+\.rules:\d+", hover)
+    assert hover.startswith(f"(param) `param {name}: ")
+    assert f"(set {name} = " in hover and f"at {edition.path.name}:{position.line + 1})" in hover
+    declared = Path(edition.symbols.params[name].span.path).name
+    assert re.search(rf"defined at {declared}:\d+", hover)
+    setting = edition.symbols.sets[name]
+    assert all(f"> {q.text}" in hover for q in setting.provenance if hasattr(q, "text"))
 
 
 def test_definition_of_a_library_procedure_goes_to_the_library(edition):
