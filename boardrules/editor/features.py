@@ -40,16 +40,25 @@ def _where(span: Span) -> str:
 # ---- diagnostics ---------------------------------------------------------------------------
 def diagnostics(analysis: Analysis) -> list[lsp.Diagnostic]:
     """The document's own diagnostics where they are; an error in another file that the
-    check loaded (the edition of a scenario file, a library) on the document's first line,
-    naming where it is, so that a check that failed elsewhere never looks clean."""
+    check loaded, naming where it is, on the document's import of that library or else
+    on its first line (a scenario file's edition), so that a check that failed elsewhere
+    never looks clean."""
     found = []
     for d in analysis.diagnostics:
         if analysis.is_here(d.span):
             found.append(_diagnostic(d, to_range(d.span), ""))
         elif d.severity == "error":
-            found.append(_diagnostic(d, lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)),
-                                     f"in {d.span}: "))
+            found.append(_diagnostic(d, _import_of(analysis, d.span.path), f"in {d.span}: "))
     return found
+
+
+def _import_of(analysis: Analysis, path: str) -> lsp.Range:
+    """Where the document imports the library at `path` (its first line otherwise)."""
+    name = Path(path).stem
+    for decl in analysis.module.decls if analysis.module is not None else ():
+        if isinstance(decl, ast.Import) and decl.name == name:
+            return to_range(decl.span)
+    return lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0))
 
 
 def _diagnostic(d: Diagnostic, where: lsp.Range, prefix: str) -> lsp.Diagnostic:

@@ -172,3 +172,16 @@ def test_a_rule_named_like_another_name_is_the_rule_where_a_rule_is_named(editio
         assert hover.contents.value.startswith(f"(rule) `rule {name}`"), name
         return
     assert edition.path.stem != "disney_theme_park", "villains_tax is both"
+
+
+def test_an_error_in_an_imported_library_is_shown_on_its_import(tmp_path):
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "shaky.rules").write_text("proc shaky( {\n}\n", encoding="utf-8")
+    edition = tmp_path / "tiny" / "tiny.rules"
+    edition.parent.mkdir()
+    text = 'edition "Tiny" {\n  rulebook "rulebook.txt"\n  players 2 to 4\n}\n\nimport go, shaky\n'
+    [error] = features.diagnostics(analyse(edition, text, WHILE_TYPING))
+    assert error.message.startswith(f"in {tmp_path / 'lib' / 'shaky.rules'}:1:")
+    assert error.code == ErrorCode.UNEXPECTED_TOKEN.code
+    assert error.range == lsp.Range(start=lsp.Position(line=5, character=11),
+                                    end=lsp.Position(line=5, character=16))
