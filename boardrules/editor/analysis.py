@@ -44,6 +44,7 @@ class Analysis:
     module: ast.Module | None = None
     symbols: Symbols | None = None
     texts: dict[str, str] = field(default_factory=dict)  # every file's text, by span path
+    libraries: tuple[str, ...] = ()  # the paths of the library modules the check loaded
 
     def is_here(self, span: Span) -> bool:
         """Whether a span points into this document."""
@@ -97,6 +98,8 @@ def analyse(path: Path, text: str, until: str = LAST_CHECKING_PASS) -> Analysis:
     _run_checks(compilation, library, until)
     analysis.diagnostics = list(compilation.reporter.diagnostics)
     analysis.symbols = compilation.symbols
+    assert compilation.sources is not None
+    analysis.libraries = tuple(m.path for m in compilation.sources.libraries)
     return analysis
 
 

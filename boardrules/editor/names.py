@@ -108,6 +108,8 @@ def define(analysis: Analysis, word: Word) -> list[Definition]:
     symbols = analysis.symbols
     if word.after_dot:
         return _attributes(analysis, word.name)
+    if _IMPORTING.search(word.before):
+        return _library(analysis, word.name)
     local = _local(analysis, word)
     if local is not None:
         return [local]
@@ -119,6 +121,7 @@ def define(analysis: Analysis, word: Word) -> list[Definition]:
 
 # where a rule is named: `rule NAME`, `use NAME`, `scenario "..." for NAME`
 _RULE_NAMED = re.compile(r'(\brule|\buse|"\s*for)\s*$')
+_IMPORTING = re.compile(r"^\s*import\s+(\w+\s*,\s*)*$")
 _EVENT_NAMED = re.compile(r"\b(on|trigger|event)\s*$")
 
 
@@ -148,6 +151,12 @@ def _global(analysis: Analysis, symbols: Symbols, name: str,
         params = ", ".join(f"{p}: {t.declared}" for p, t in symbols.events[name])
         return [Definition(name, "event", f"event {name}({params})")]
     return []
+
+
+def _library(analysis: Analysis, name: str) -> list[Definition]:
+    """An imported library module, as the check loaded it."""
+    return [Definition(name, "library module", f"import {name}", Span(path, 1, 1, 1, 1))
+            for path in analysis.libraries if Path(path).stem == name]
 
 
 def _set_param(analysis: Analysis, name: str, decl: ast.ParamDecl,

@@ -185,3 +185,10 @@ def test_an_error_in_an_imported_library_is_shown_on_its_import(tmp_path):
     assert error.code == ErrorCode.UNEXPECTED_TOKEN.code
     assert error.range == lsp.Range(start=lsp.Position(line=5, character=11),
                                     end=lsp.Position(line=5, character=16))
+
+
+def test_definition_of_an_import_is_the_library_file(edition):
+    match = re.search(r"^import (?:\w+, )*(\w+)$", edition.text, re.M)
+    [location] = features.definition(edition, _position(edition.text, r"^import (?:\w+, )*(\w+)$"))
+    assert location.uri == (LIB / f"{match.group(1)}.rules").as_uri()
+    assert location.range.start == lsp.Position(line=0, character=0)
