@@ -20,13 +20,16 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from ..compiler import ast
+from ..compiler.collector import cycle_collection_paused
 from ..compiler.diagnostics import CompileError, Diagnostic, Span
 from ..compiler.libpath import SCENARIO_FOLDERS, scenario_paths, search_path
 from ..compiler.library_check import IMPORTER, _forgive, _search
 from ..compiler.modules import SourceSet, _load_imports, _parsed_edition, _scenario_file
+from ..compiler.parser import parse
 from ..compiler.pipeline import LAST_CHECKING_PASS, PASSES, Compilation
 from ..compiler.symbols import Symbols
 
@@ -77,8 +80,8 @@ def analyse(path: Path, text: str, until: str = LAST_CHECKING_PASS) -> Analysis:
     """Check `text` as the content of the file at `path`, running the passes up to `until`
     (all that `boardrules check` runs by default); never raises for bad rules."""
     analysis = Analysis(path, text, texts={str(path): text})
-    try:  # (parsed once per text, as the loader parses an edition: the parse is cached)
-        analysis.module = _parsed_edition(text, str(path))
+    try:
+        analysis.module = _parsed_document(text, str(path))
     except CompileError as exc:
         analysis.diagnostics = list(exc.diagnostics)
         return analysis
@@ -101,6 +104,14 @@ def analyse(path: Path, text: str, until: str = LAST_CHECKING_PASS) -> Analysis:
     assert compilation.sources is not None
     analysis.libraries = tuple(m.path for m in compilation.sources.libraries)
     return analysis
+
+
+@lru_cache(maxsize=4)
+def _parsed_document(text: str, path: str) -> ast.Module:
+    """A document's syntax tree, kept while its text stays the same (a hover after the
+    check), in a cache of its own: the documents' versions never push the editions parsed
+    from disk out of the loader's."""
+    return parse(text, path)
 
 
 def _is_library(path: Path, module: ast.Module) -> bool:
@@ -161,6 +172,12 @@ def _run_checks(compilation: Compilation, library: bool, until: str) -> None:
     """The checking passes after loading, stopping where `boardrules check` would stop;
     the errors are kept in the reporter, not raised."""
     skipped = ("load", "quotes") if library else ("load",)
+    with cycle_collection_paused():  # as compile_rules runs them, for speed
+        _run_passes(compilation, library, until, skipped)
+
+
+def _run_passes(compilation: Compilation, library: bool, until: str,
+                skipped: tuple[str, ...]) -> None:
     for name, run, stop_on_error in PASSES:
         if name not in skipped:
             try:
