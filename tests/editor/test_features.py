@@ -192,3 +192,16 @@ def test_definition_of_an_import_is_the_library_file(edition):
     [location] = features.definition(edition, _position(edition.text, r"^import (?:\w+, )*(\w+)$"))
     assert location.uri == (LIB / f"{match.group(1)}.rules").as_uri()
     assert location.range.start == lsp.Position(line=0, character=0)
+
+
+def test_in_a_library_module_definition_and_hover_reach_the_libraries_it_imports():
+    path = LIB / "rent.rules"
+    text = path.read_text(encoding="utf-8")
+    analysis = analyse(path, text, WHILE_TYPING)
+    position = _position(text, r"\b(owns_group)\(")
+    [location] = features.definition(analysis, position)
+    assert location.uri == (LIB / "property.rules").as_uri()
+    hover = features.hover(analysis, position).contents.value
+    assert hover.startswith("(procedure) `proc owns_group(") and "property.rules:" in hover
+    outline = {s.name for s in features.document_symbols(analysis)}
+    assert {"property", "owns_group"} & outline == {"property"}  # its import, not theirs
