@@ -98,8 +98,8 @@ def _declared(analysis: Analysis, name: str, kind: str, decl) -> Definition:
 
 # the tables of Symbols that map a name to its declaration, and the kind each holds
 NAME_TABLES = (("procs", "procedure"), ("decisions", "decision"), ("params", "param"),
-           ("options", "option"), ("enums", "enum"), ("groups", "group"),
-           ("spaces", "space"), ("dice", "die"), ("decks", "deck"), ("grids", "grid"))
+               ("options", "option"), ("enums", "enum"), ("groups", "group"),
+               ("spaces", "space"), ("dice", "die"), ("decks", "deck"), ("grids", "grid"))
 
 
 def define(analysis: Analysis, word: Word) -> list[Definition]:
@@ -128,7 +128,8 @@ _EVENT_NAMED = re.compile(r"\b(on|trigger|event)\s*$")
 def _global(analysis: Analysis, symbols: Symbols, name: str,
             before: str | None = None) -> list[Definition]:
     """The top-level definition of `name`; an event only where one is named (`before`, the
-    text before the name, ends in `on` or `trigger`), or anywhere when `before` is None."""
+    text before the name, ends in `on`, `trigger` or `event`), or anywhere when `before`
+    is None."""
     for table, kind in NAME_TABLES:
         decl = getattr(symbols, table).get(name)
         if decl is not None and name in symbols.sets and kind == "param":
