@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import sys
 
+import pytest
 from lsprotocol import types as lsp
 from pygls.lsp.client import LanguageClient
 
@@ -65,6 +66,7 @@ async def _session() -> dict:
             "completion": completion, "saved": EDITION.read_text(encoding="utf-8") == text}
 
 
+@pytest.mark.long  # a process that checks an edition: run first (tests/conftest.py)
 def test_a_session_over_stdio():
     session = asyncio.run(_session())
     capabilities = session["capabilities"]
