@@ -115,7 +115,8 @@ _KINDS = {"procedure": lsp.CompletionItemKind.Function,
 def completion(analysis: Analysis, position: lsp.Position) -> lsp.CompletionList:
     """The names in scope at the position: after a `.` the fields and counters of the
     entities; elsewhere locals, the program's top-level names, the kernel's and keywords."""
-    line = analysis.text.split("\n")[position.line] if analysis.text else ""
+    lines = analysis.text.split("\n")
+    line = lines[position.line] if 0 <= position.line < len(lines) else ""
     before = line[:position.character].rstrip("abcdefghijklmnopqrstuvwxyz"
                                               "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
     items: dict[str, lsp.CompletionItem] = {}

@@ -205,3 +205,9 @@ def test_in_a_library_module_definition_and_hover_reach_the_libraries_it_imports
     assert hover.startswith("(procedure) `proc owns_group(") and "property.rules:" in hover
     outline = {s.name for s in features.document_symbols(analysis)}
     assert {"property", "owns_group"} & outline == {"property"}  # its import, not theirs
+
+
+def test_a_position_past_the_end_is_answered(edition):
+    past = lsp.Position(line=edition.text.count("\n") + 5, character=3)
+    assert features.hover(edition, past) is None and features.definition(edition, past) == []
+    assert "pay" in {item.label for item in features.completion(edition, past).items}
