@@ -173,6 +173,8 @@ def build_parser() -> argparse.ArgumentParser:
     describe.add_argument("--json", action="store_true",
                           help="print JSON (a stable schema) instead of text")
     _add_analysis_commands(commands)
+    commands.add_parser("lsp", help="the language server for editors, on stdin and stdout "
+                        "(docs/editor.md)")
     add_mutate(commands)  # mutate, and coverage --mutation
     add_authoring(commands)  # new, and --lib on every command that compiles
     return parser
@@ -499,11 +501,21 @@ def cmd_compare(args) -> int:
     return 0
 
 
+def cmd_lsp(args) -> int:
+    try:
+        from .editor.lsp import serve
+    except ImportError as exc:  # the editor extra is not installed
+        raise UsageError(f"the language server needs {(exc.name or 'pygls').split('.')[0]}: "
+                         "pip install 'boardrules[editor]'") from None
+    serve()
+    return 0
+
+
 COMMANDS = {"check": cmd_check, "compile": cmd_compile, "cache": cmd_cache,
             "simulate": cmd_simulate,
             "test": cmd_test, "coverage": cmd_coverage,
             "report": cmd_report, "compare": cmd_compare, "new": cmd_new,
-            "mutate": cmd_mutate, "describe": cmd_describe}
+            "mutate": cmd_mutate, "describe": cmd_describe, "lsp": cmd_lsp}
 
 if __name__ == "__main__":
     sys.exit(main())
