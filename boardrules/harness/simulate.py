@@ -339,19 +339,26 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
         process.join(1)
 
 
+def seat_name(seat: int) -> str | None:
+    """A seat as every output names it (`p1` is the first), None for no winner."""
+    return f"p{seat + 1}" if seat >= 0 else None
+
+
 def write_records(path: Path, records: list[dict[str, Any]]) -> None:
-    """Per-game records for pandas and friends: CSV for a .csv file, else JSON lines."""
+    """Per-game records for pandas and friends: CSV for a .csv file, else JSON lines; the
+    winner named alike in both (`p2`; empty in CSV, null in JSON when nobody won)."""
+    named = [r | {"winner": seat_name(r["winner"])} for r in records]
     if path.suffix.lower() == ".csv":
         seats = max((len(r["cash"]) for r in records), default=0)
         with atomic_file(path, "w", newline="") as handle:
             writer = csv.writer(handle)
             writer.writerow(["game", "seed", "turns", "winner", "end",
                              *(f"cash_p{i + 1}" for i in range(seats))])
-            for r in records:
-                winner = f"p{r['winner'] + 1}" if r["winner"] >= 0 else ""
-                writer.writerow([r["game"], r["seed"], r["turns"], winner, r["end"], *r["cash"]])
+            for r in named:
+                writer.writerow([r["game"], r["seed"], r["turns"], r["winner"] or "", r["end"],
+                                 *r["cash"]])
     else:
-        write_atomic(path, "".join(json.dumps(r) + "\n" for r in records))
+        write_atomic(path, "".join(json.dumps(r) + "\n" for r in named))
 
 
 class ProgressBar:
