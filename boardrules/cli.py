@@ -354,10 +354,15 @@ def cmd_coverage(args) -> int:
         report.without_handlers = figures["rules_without_handlers"]
         report.games = args.games
     print(terminal_text(format_table(report), keep="\t\n"))
+    written = []
     if args.json:
         write_atomic(args.json, json.dumps(report.to_json(), indent=2) + "\n")
+        written.append(args.json)
     if args.html:
         write_atomic(args.html, render_html(report))
+        written.append(args.html)
+    if written:  # where the files went, as simulate, report and mutate say
+        print("\n" + "\n".join(f"wrote {path}" for path in written))
     if args.fail_under is not None and report.percent_done() < args.fail_under:
         print(f"boardrules: error: {report.percent_done():.1f}% of sentences tested or waived, "
               f"under {args.fail_under}%", file=sys.stderr)

@@ -163,6 +163,7 @@ def test_the_command_line(tmp_path, capsys):
     assert main(["coverage", str(EDITION), "--mutation", str(out), "--html", str(page)]) == 0
     captured = capsys.readouterr()
     assert "a partial run: 3 of " in captured.out + captured.err
+    assert f"wrote {page}" in captured.out  # coverage says where its page went
     assert "a partial run: 3 of " in page.read_text()
     assert main(["mutate", str(EDITION), "--rule", "no_such_rule"]) == 2
     assert main(["mutate", str(EDITION), "--budget", "0"]) == 2
