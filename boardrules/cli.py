@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -28,7 +29,7 @@ from .cli_support import (
     percent,
 )
 from .compiler.build import BuildError, verified, watching
-from .compiler.diagnostics import CompileError, terminal_text
+from .compiler.diagnostics import CompileError, did_you_mean, terminal_text
 from .harness.ray_engine import RayUnavailable
 from .harness.simulate import (
     ENGINES,
@@ -58,7 +59,31 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # one line, not argparse's usage dump
-        raise UsageError(message)
+        raise UsageError(message + self._suggestion(message))
+
+    def _suggestion(self, message: str) -> str:
+        """' (did you mean ...?)' for a mistyped command or option, as git and cargo say."""
+        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if choice:
+            given, known = choice.group(1), re.findall(r"'([^']*)'", choice.group(2))
+            started = [name for name in known if given and name.startswith(given)]
+            hint = (f"did you mean '{started[0]}'?" if len(started) == 1
+                    else did_you_mean(given, known))
+        else:
+            unknown = re.search(r"unrecognized arguments: (-[^\s=]+)", message)
+            hint = did_you_mean(unknown.group(1), self._option_strings()) if unknown else ""
+        return f" ({hint})" if hint else ""
+
+    def _option_strings(self) -> set[str]:
+        """Every option of this parser and of its commands."""
+        found: set[str] = set()
+        for action in self._actions:
+            found.update(s for s in action.option_strings if s.startswith("--"))
+            commands = getattr(action, "choices", None)
+            if isinstance(commands, dict):  # a command's own parser
+                found.update(*(sub._option_strings() for sub in commands.values()
+                               if isinstance(sub, _Parser)))
+        return found
 
 
 _positive = at_least(1)

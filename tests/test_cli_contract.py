@@ -199,3 +199,15 @@ def test_progress_on_a_terminal_and_nothing_when_piped(tmp_path):
     assert "games:" in text and "game/s" in text and "/200 [" in text
     piped = run(*args, env=env)
     assert piped.returncode == 0 and piped.stderr == ""
+
+
+@pytest.mark.parametrize("args,hint", [
+    (["simulat", "x"], "did you mean 'simulate'?"),
+    (["cov"], "did you mean 'coverage'?"),
+    (["simulate", "disney_theme_park", "--gmes", "1"], "did you mean '--games'?"),
+    (["simulate", "disney_theme_prk"], "did you mean 'disney_theme_park'?"),
+])
+def test_a_mistyped_command_option_or_edition_gets_a_suggestion(args, hint, capsys):
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert hint in err and err.count("\n") == 1

@@ -13,6 +13,7 @@ than the import of the module itself.
 
 from __future__ import annotations
 
+import difflib
 import importlib.machinery
 import importlib.util
 import os
@@ -84,8 +85,11 @@ def resolve_edition(name_or_path: str) -> Path:
         return path
     known = sorted(p.name for p in rulesets_dir().iterdir()
                    if (p / f"{p.name}.rules").is_file()) if rulesets_dir().is_dir() else []
+    close = difflib.get_close_matches(name_or_path, known, n=1, cutoff=0.6)
     raise EditionNotFound(
-        f"unknown edition '{name_or_path}' (known: {', '.join(known) or 'none'}; "
+        f"unknown edition '{name_or_path}' ("
+        + (f"did you mean '{close[0]}'? " if close else "")
+        + f"known: {', '.join(known) or 'none'}; "
         "or give a path to a ruleset folder or a .rules file)"
     )
 
