@@ -135,3 +135,31 @@ def test_options_excluded_from_both_sides_make_one_pair(tmp_path):
     assert module.option_conflict({"generous": 1}) == ""
     assert module.option_conflict({"generous": 1, "stingy": 1}) == (
         "options 'generous' and 'stingy' exclude each other")
+
+
+def test_an_int_option_takes_only_its_declared_values(disney_compiled, capsys):
+    """`option time_limit: int from 0 to 10000`: a value outside is refused wherever it is
+    chosen, before any game (it used to play the standard game)."""
+    assert main(["simulate", "disney_theme_park", "--option", "time_limit=-3",
+                 "--games", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "option 'time_limit' takes 0 to 10000, not -3" in err and err.count("\n") == 1
+    with pytest.raises(ValueError, match="time_limit"):
+        disney_compiled.Game(2, seed=0, options={"time_limit": 10001})
+    assert parse_options(disney_compiled, ["time_limit=10000"]) == {"time_limit": 10000}
+
+
+@pytest.mark.parametrize(("option_line", "scenario", "message"), [
+    ('option stingy: int from 0 to 5 = 9 "Stingy"', "",
+     "option 'stingy' defaults to 9, outside its values 0 to 5"),
+    ('option stingy: int from 5 to 0 = 0 "Stingy"', "", "an option's values run from 5 to 0: none"),
+    ('option stingy: int from 0 to 5 = 0 "Stingy"',
+     'scenario "too stingy" for bonus {\n  option stingy = 6\n  play p1\n}\n',
+     "option 'stingy' takes 0 to 5, not 6"),
+])
+def test_an_option_range_is_checked_where_it_is_written(tmp_path, option_line, scenario,
+                                                        message):
+    with pytest.raises(CompileError) as info:
+        compile_rules(_excluding_demo(tmp_path, option_line, scenario), until="check")
+    assert [(d.code, d.message) for d in info.value.diagnostics
+            if d.severity == "error"][:1] == [("BR412", message)]

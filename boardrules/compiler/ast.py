@@ -307,6 +307,8 @@ class OptionDecl(Decl):
     # the options that may not be chosen with this one (`excludes short_game`), each with
     # the span of its name
     excludes: tuple[tuple[str, Span], ...] = ()
+    # an int option's values, `from LOW to HIGH` (None: any 32-bit int)
+    bounds: tuple[Expr, Expr] | None = None
 
 
 @dataclass(frozen=True)

@@ -208,6 +208,10 @@ class ErrorCode(Enum):
     BAD_EXCLUSION = (
         "BR411", "an option that excludes itself",
         "`excludes` names the other options that may not be chosen with this one")
+    OPTION_RANGE = (
+        "BR412", "an option's value outside its values",
+        "an int option's default, and every value a scenario chooses for it, lie within its "
+        "`from LOW to HIGH` (LOW at most HIGH)")
 
     # ---- BR5xx: scenarios ----------------------------------------------------------------
     SCENARIO_UNKNOWN = (

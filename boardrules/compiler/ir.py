@@ -469,6 +469,8 @@ class Counter:
     type: Type
     option: str = ""  # for an option: its title; set when the game is created, then read-only
     stride: int = 1  # values per entity (a list counter indexed by an enum)
+    # an option's values (`from LOW to HIGH`; a bool's 0 and 1), checked when it is chosen
+    option_range: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)

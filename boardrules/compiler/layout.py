@@ -3,10 +3,11 @@ counters, dice and decks, as the IR lays them out."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from . import ast, ir
-from .diagnostics import Span, did_you_mean
+from .diagnostics import Reporter, Span, did_you_mean
 from .error_codes import ErrorCode
 from .expressions import fold
 from .ir import VOID, Type
@@ -184,9 +185,14 @@ class LayoutLowering:
             if otype.name not in ("int", "bool") and otype.name not in s.enums:
                 self.report.error(option.type.span, "an option is an int, a bool or an enum",
                                   code=ErrorCode.TYPE_NOT_ALLOWED)
-            default = self.constant(option.default, otype)[0]
-            counters.append(ir.Counter(f"option_{name}", "", 1, (int(default),), name, otype,
-                                       option.title or name))
+            default = int(self.constant(option.default, otype)[0])
+            bounds = option_range(option, otype, self.constant, self.report)
+            if bounds and not bounds[0] <= default <= bounds[1]:
+                self.report.error(option.default.span, f"option '{name}' defaults to {default}, "
+                                  f"outside its values {bounds[0]} to {bounds[1]}",
+                                  code=ErrorCode.OPTION_RANGE)
+            counters.append(ir.Counter(f"option_{name}", "", 1, (default,), name, otype,
+                                       option.title or name, option_range=bounds))
         return tuple(counters)
 
     def _option_exclusions(self) -> tuple[tuple[str, str], ...]:
@@ -309,3 +315,24 @@ def _reads_only_options(e: ir.Expr) -> bool:
             case _:
                 return False
     return found
+
+
+def option_range(option: ast.OptionDecl, otype: Type,
+                 constant: Callable[[ast.Expr, Type], tuple[int, Type]],
+                 report: Reporter) -> tuple[int, int] | None:
+    """An option's values: `from LOW to HIGH` (constants, LOW <= HIGH) for an int, 0 and 1
+    for a bool; None for an int without bounds or an enum (its members)."""
+    if otype.name == "bool":
+        return (0, 1)
+    if option.bounds is None:
+        return None
+    if otype.name != "int":
+        report.error(option.bounds[0].span, "only an int option takes `from LOW to HIGH`",
+                     code=ErrorCode.TYPE_NOT_ALLOWED)
+        return None
+    low, high = (int(constant(bound, Type("int"))[0]) for bound in option.bounds)
+    if low > high:
+        report.error(option.bounds[0].span, f"an option's values run from {low} to {high}: "
+                     "none", code=ErrorCode.OPTION_RANGE)
+        return None
+    return (low, high)

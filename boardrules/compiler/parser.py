@@ -6,6 +6,7 @@ and what the parser expected there, never a Lark traceback.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
@@ -21,6 +22,14 @@ from .diagnostics import CompileError, Span, error_at
 from .error_codes import ErrorCode
 from .literals import SourceError, int_literal, token_span, unquote
 from .syntax_errors import syntax_diagnostic
+
+
+@dataclass(frozen=True)
+class _OptionBounds:
+    """`from LOW to HIGH` of an option, until option_def takes it apart."""
+
+    low: ast.Expr
+    high: ast.Expr
 
 
 @lru_cache(maxsize=1)
@@ -328,9 +337,15 @@ class _ToAst(Transformer_NonRecursive):
         return ast.CounterDecl(self._span(meta), owner, name, type_ref, initial, self._prov(c))
 
     def option_def(self, meta, c):
-        excludes = next((x for x in c[4:] if isinstance(x, list)), [])
-        return ast.OptionDecl(self._span(meta), str(c[0]), c[1], c[2], self._str(c[3]),
-                              self._prov(c), tuple(excludes))
+        bounds = c[2] if isinstance(c[2], _OptionBounds) else None
+        rest = c[3:] if bounds else c[2:]
+        excludes = next((x for x in rest[2:] if isinstance(x, list)), [])
+        return ast.OptionDecl(self._span(meta), str(c[0]), c[1], rest[0], self._str(rest[1]),
+                              self._prov(c), tuple(excludes),
+                              (bounds.low, bounds.high) if bounds else None)
+
+    def option_bounds(self, meta, c):
+        return _OptionBounds(c[0], c[1])
 
     def excludes(self, meta, c):
         return [(str(t), token_span(self.path, t)) for t in c]

@@ -26,6 +26,7 @@ from .diagnostics import Reporter, Span, did_you_mean
 from .error_codes import ErrorCode
 from .expressions import fold
 from .ir import BOOL, INT, NONE, STR, VOID, Type
+from .layout import option_range
 from .primitives import ERROR, assignable
 from .quotes import quoted_units
 from .roll_order import RollOrder, may_roll, roll_order
@@ -170,8 +171,13 @@ class _ScenarioLowering:
                     continue
                 option = s.options[st.name]
                 otype = resolve_type(option.type, s, self.report)
-                steps.append(ir.ScenarioStep("option", line, target=st.name, values=(
-                    int(c.constant(st.exprs[0], otype)[0]),)))
+                value = int(c.constant(st.exprs[0], otype)[0])
+                bounds = option_range(option, otype, c.constant, Reporter())  # once: layout
+                if bounds and not bounds[0] <= value <= bounds[1]:
+                    self.report.error(st.exprs[0].span, f"option '{st.name}' takes {bounds[0]} "
+                                      f"to {bounds[1]}, not {value}",
+                                      code=ErrorCode.OPTION_RANGE)
+                steps.append(ir.ScenarioStep("option", line, target=st.name, values=(value,)))
             elif st.kind == "policy":
                 if self.known(SCENARIO_POLICIES, "policy", st):
                     steps.append(ir.ScenarioStep("policy", line, target=st.name,

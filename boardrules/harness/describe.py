@@ -226,7 +226,8 @@ class Describer:
         values = (["true", "false"] if o.type.name == "bool" else
                   list(self.symbols.enums[o.type.name].members)
                   if o.type.name in self.symbols.enums else None)
-        return {"name": o.name, "type": type_text(o.type), "values": values,
+        bounds = [expr_text(b) for b in o.bounds] if o.bounds else None  # from LOW to HIGH
+        return {"name": o.name, "type": type_text(o.type), "values": values, "range": bounds,
                 "default": expr_text(o.default), "title": o.title,
                 "quotes": _quotes(o.provenance), "assumes": _assumes(o.provenance)}
 

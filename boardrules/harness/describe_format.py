@@ -94,7 +94,8 @@ def format_text(data: dict[str, Any]) -> str:
     section("options (scenario step: option NAME = VALUE)", [
         line for o in data["options"] for line in _noted(
             f"  {o['name']}: {o['type']} = {o['default']}  \"{o['title']}\""
-            + (f"  (values: {', '.join(o['values'])})" if o["values"] else ""), o)])
+            + (f"  (values: {', '.join(o['values'])})" if o["values"] else "")
+            + (f"  (from {o['range'][0]} to {o['range'][1]})" if o.get("range") else ""), o)])
     section("library modules (what each one does, in its own words)", [
         line for m in data["library_modules"]
         for line in _wrap(f"{m['name']}: {m['description'] or '(no description)'}", "  ")])

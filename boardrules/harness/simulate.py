@@ -102,8 +102,9 @@ def parse_options(module: ModuleType, settings: list[str]) -> dict[str, int]:
             chosen[name] = module.ENUMS[type_name].index(text)
         elif type_name == "int" and text.lstrip("-").isdigit():
             chosen[name] = int(text)
-            if not -2**31 <= chosen[name] < 2**31:  # the games' integers are 32-bit
-                raise ValueError(f"option '{name}' takes a 32-bit int, not {text}")
+            low, high = module.OPTION_RANGES.get(name, (-2**31, 2**31 - 1))  # 32-bit at most
+            if not low <= chosen[name] <= high:
+                raise ValueError(f"option '{name}' takes {low} to {high}, not {text}")
         else:
             raise ValueError(f"option '{name}' takes a {type_name}, not '{text}'")
     conflict = module.option_conflict(chosen)
