@@ -157,23 +157,35 @@ class PythonStack:
                 sys.setrecursionlimit(self.saved)
 
 
+class RulesEntry:
+    """A method of Game that runs rules code, run inside its module's PythonStack (a class,
+    not a closure: the module holds no generator or closure, see make_room)."""
+
+    def __init__(self, method, room: PythonStack):
+        self.method = method
+        self.room = room
+
+    def __get__(self, game, owner=None):
+        import types
+
+        return self if game is None else types.MethodType(self, game)
+
+    def __call__(self, game, *args, **kwargs):
+        with self.room:
+            return self.method(game, *args, **kwargs)
+
+
 def make_room(cls, names=RULES_ENTRIES) -> None:
     """Run cls's rules entries (interpreted) inside a PythonStack sized for its module."""
-    import functools
-
-    functions = sum(callable(v) for c in cls.__mro__ for v in vars(c).values())
-    functions += sum(callable(v) for v in globals().values())
+    functions: int = 0
+    for c in cls.__mro__:
+        for value in vars(c).values():
+            functions += callable(value)
+    for value in globals().values():
+        functions += callable(value)
     room = PythonStack((CALL_DEPTH_LIMIT + 2) * functions)
-
-    def entry(method):
-        @functools.wraps(method)
-        def run(*args, **kwargs):
-            with room:
-                return method(*args, **kwargs)
-        return run
-
     for name in names:
-        setattr(cls, name, entry(getattr(cls, name)))
+        setattr(cls, name, RulesEntry(getattr(cls, name), room))
 
 
 GOLDEN_GAMMA = cython.declare(cython.const[cython.ulonglong], 0x9E3779B97F4A7C15)
