@@ -62,6 +62,7 @@ KERNEL_CALLS = {
        if name not in ("min", "max", "abs")},
     **{f"k_{name}": 1 for name in DECK_FUNCTIONS},
     "k_roll": 1, "k_some": 1, "k_unwound": 1, "k_divisor": 1, "chk": 2, "tick": 0,
+    "k_charge": 1,
     "winner": 0,
 }
 # Kernel values the rules code writes as well as reads (`end turn` sets `unwinding`).

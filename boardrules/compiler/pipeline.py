@@ -1,7 +1,8 @@
 """The compiler as one explicit, ordered list of passes.
 
-    load (parse + imports) -> collect -> quotes -> check/lower -> capacity
-    -> the optimizations (optimize/: fold-constants, inline-procedures, ...) -> codegen
+    load (parse + imports) -> collect -> quotes -> check/lower -> capacity -> nesting
+    -> call-budget -> the optimizations (optimize/: fold-constants, inline-procedures, ...)
+    -> codegen
 
 `compile_rules` runs them all and returns the generated module source; the
 build step (`build.py`) turns that into a C extension.
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import ir
+from .call_budget import charge_calls
 from .checker import Checker
 from .codegen import check_capacity, generate
 from .collector import cycle_collection_paused
@@ -84,6 +86,10 @@ def _capacity(c: Compilation) -> None:
         c.reporter.error(c.symbols.edition.span, problem, code=ErrorCode.CAPACITY)
 
 
+def _call_budget(c: Compilation) -> None:
+    c.program = charge_calls(c.program)
+
+
 def _optimization(optimize: Optimization) -> Callable[[Compilation], None]:
     def run(c: Compilation) -> None:
         # the one error an optimization reports: a folded constant out of range
@@ -106,6 +112,7 @@ PASSES: list[tuple[str, Callable[[Compilation], None], bool]] = [
     ("lint", _lint, False),
     ("capacity", _capacity, True),
     ("nesting", lambda c: check_nesting(c.program, c.reporter), True),
+    ("call-budget", _call_budget, True),
     *((name, _optimization(optimize), True) for name, optimize in OPTIMIZATIONS),
     ("codegen", _codegen, True),
 ]

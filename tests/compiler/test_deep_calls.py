@@ -3,10 +3,15 @@ located rules error, at any depth and size the language allows."""
 
 from __future__ import annotations
 
+import signal
+from contextlib import contextmanager
+
 import pytest
 
+from boardrules.compiler.optimize import OPTIMIZATIONS
+from boardrules.compiler.pipeline import compile_rules
 from boardrules.runtime.errors import rules_location
-from boardrules.runtime.loader import load_module
+from boardrules.runtime.loader import import_compilation, load_module
 
 BACKENDS = ("interpreted", "compiled")
 
@@ -57,3 +62,78 @@ def test_an_endless_recursion_stops_alike(landings):
     assert compiled[:2] == ("error", "rule probe at landings.rules:17: calls nested more "
                             "than 200 deep (endless recursion?)")
     assert interpreted == compiled
+
+
+# 36 procedures, each calling the one below twice: 2**36 calls from one landing (check
+# passed it, and both backends ran for hours); and a recursion that branches, within the
+# depth limit (fib(60): about 2**42 calls). `mode` picks one.
+TREES = ("die six faces [1, 2, 3, 4, 5, 6]\ncounter pot: int = 0\ncounter mode: int = 1\n"
+         "proc f_0(n: int) -> int { return n }\n"
+         + "".join(f"proc f_{i}(n: int) -> int {{ return max(f_{i - 1}(n), f_{i - 1}(n + 1)) }}\n"
+                   for i in range(1, 37))
+         + "proc fib(n: int) -> int { if n < 2 { return n }\n return fib(n - 1) + fib(n - 2) }\n"
+         "rule walk { on turn(p: player) { move(p, roll(six)) } }\n"
+         "rule probe { on land(p: player, s: space) {\n"
+         "  if mode == 1 { pot = f_36(0) }\n  if mode == 2 { pot = fib(60) } } }\n")
+
+
+@contextmanager
+def at_most(seconds: float):
+    """Fail, rather than hang, when the Python code inside runs longer (the compiled backend
+    runs only once the interpreted one has stopped in time)."""
+    def interrupt(*_) -> None:
+        raise TimeoutError(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.fixture(scope="module")
+def trees(module_editions):
+    """The edition interpreted, compiled, and interpreted without any optimization."""
+    path = module_editions.write(TREES, name="trees")
+    reference = compile_rules(path, skip=[name for name, _ in OPTIMIZATIONS])
+    return [load_module(str(path), "interpreted"), load_module(str(path), "compiled"),
+            import_compilation(reference, "interpreted")]
+
+
+@pytest.mark.parametrize(("mode", "where"), [(1, "proc f_12 at trees.rules:28"),
+                                             (2, "proc fib at trees.rules:53")],
+                         ids=["exponential procedures", "branching recursion"])
+def test_an_exponential_tree_of_calls_stops_alike(trees, mode, where):
+    """The turn's budget counts calls too: the same located rules error on both backends
+    and without the optimizations (inlining cannot move it)."""
+    def pick(game):
+        game.state_set("g_game_mode", 0, mode)
+
+    with at_most(60):
+        interpreted = outcome(trees[0], pick)
+        reference = outcome(trees[2], pick)
+    compiled = outcome(trees[1], pick)
+    assert compiled[:3] == ("error", "loops and calls ran more than 1000000 rounds in one "
+                            "turn", where)
+    assert interpreted == compiled == reference
+
+
+def test_a_function_is_charged_only_past_the_call_weight(editions):
+    """The weight of a function is its calls as written, a counted callee weighing 1: the
+    first of a chain of doublings past CALL_WEIGHT is charged, and those above it weigh
+    little again."""
+    from boardrules.compiler.call_budget import CALL_WEIGHT, weights
+
+    program = editions.compile(TREES, until="call-budget").program
+    w = weights(program)
+    first = next(i for i in range(37) if 2 ** (i + 1) - 1 > CALL_WEIGHT)
+    assert [w[f"proc_f_{i}"] for i in range(first + 1)] == [2 ** (i + 1) - 1
+                                                            for i in range(first + 1)]
+    assert w[f"proc_f_{first + 1}"] == 3  # its two calls of a charged function, and itself
+    charged = {f.name: f.body[0] for f in program.functions if f.body
+               and getattr(getattr(f.body[0], "expr", None), "function", "") == "k_charge"}
+    assert f"proc_f_{first}" in charged and f"proc_f_{first - 1}" not in charged
+    assert charged[f"proc_f_{first}"].expr.args[0].value == w[f"proc_f_{first}"]
+    assert "proc_fib" not in charged  # k_enter counts the calls of a recursion
