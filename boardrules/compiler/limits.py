@@ -9,7 +9,7 @@ compile error at its span, reported by `check` as well, never a crash of
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from . import ir
 from .diagnostics import Reporter, Span
@@ -67,3 +67,24 @@ def check_nesting(program: ir.Program, reporter: Reporter) -> None:
         expressions(a.span, a.where, a.value)
     for d in program.decisions:
         expressions(d.span, d.by, d.low, d.high, d.where, d.default)
+
+
+def deepest_span(roots: Iterable[object]) -> Span | None:
+    """The span of the most deeply nested node of syntax trees (frozen dataclasses, each
+    with its `span`), found without recursion: where a pass that ran out of Python's stack
+    was, most likely, so that its error points there rather than at the edition's header."""
+    deepest, found = -1, None
+    stack: list[tuple[object, int]] = [(root, 0) for root in roots]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, tuple):
+            stack.extend((item, depth) for item in node)
+            continue
+        fields = getattr(node, "__dataclass_fields__", None)
+        if fields is None or isinstance(node, Span | ir.Type):
+            continue
+        span = getattr(node, "span", None)
+        if isinstance(span, Span) and span.line > 0 and depth > deepest:
+            deepest, found = depth, span
+        stack.extend((getattr(node, name), depth + 1) for name in fields if name != "span")
+    return found

@@ -21,7 +21,7 @@ from .codegen import check_capacity, generate
 from .collector import cycle_collection_paused
 from .diagnostics import Diagnostic, Reporter, Span
 from .error_codes import ErrorCode
-from .limits import check_nesting
+from .limits import check_nesting, deepest_span
 from .lint import lint
 from .modules import SourceSet, load_sources
 from .optimize import OPTIMIZATIONS, Effects, Optimization, analyse
@@ -124,12 +124,15 @@ LAST_CHECKING_PASS = PASS_NAMES[PASS_NAMES.index("codegen") - 1]
 
 def _guarded(name: str, run: Callable[[Compilation], None], c: Compilation) -> None:
     """A pass; one that exhausts Python's stack (nesting that fits the limits, walked from
-    deep in the caller's own stack: the fuzzer's) is a located error, never a traceback."""
+    deep in the caller's own stack: the fuzzer's) is a located error at the most deeply
+    nested code, never a traceback."""
     try:
         run(c)
     except RecursionError:
         edition = c.symbols.edition if c.symbols is not None else None
-        span = edition.span if edition is not None else Span(str(c.path), 1, 1, 1, 1)
+        span = deepest_span(c.sources.modules) if c.sources is not None else None
+        if span is None:
+            span = edition.span if edition is not None else Span(str(c.path), 1, 1, 1, 1)
         c.reporter.error(span, "the rules nest too deeply to compile",
                          f"split deeply nested expressions or blocks into procedures "
                          f"(the {name} pass ran out of stack)", code=ErrorCode.TOO_DEEP)

@@ -104,3 +104,15 @@ def test_a_pass_out_of_stack_is_a_located_error(editions, monkeypatch, failing):
         editions.compile(DATA + "rule r { on turn(p: player) { pot = 1 } }\n", until="codegen")
     (d,) = info.value.diagnostics
     assert d.code == E.TOO_DEEP.code and d.span.line >= 1 and f"the {failing} pass" in d.hint
+
+
+def test_running_out_of_stack_points_at_the_deepest_expression(editions):
+    """3000 unary minus signs (the checker recurses once per operation): the error is at
+    the innermost operand, not at the edition's header."""
+    from boardrules.compiler.diagnostics import CompileError
+
+    body = DATA + "rule r { on turn(p: player) {\n  pot = " + "-" * 3000 + "1\n} }\n"
+    with pytest.raises(CompileError) as info:
+        editions.compile(body)
+    (d,) = info.value.diagnostics
+    assert (d.code, d.span.line, d.span.column) == (E.TOO_DEEP.code, 15, 3009)
