@@ -34,14 +34,30 @@ def expression_depth(e: ir.Expr | None) -> int:
     return deepest
 
 
+def else_ifs(s: ir.If) -> tuple[list[tuple[ir.Expr, tuple[ir.Stmt, ...]]], tuple[ir.Stmt, ...]]:
+    """An `if ... else if ... else` chain as written: its tests with their blocks, and the
+    last `else` block. Code generation writes it with `elif`, so a chain nests no deeper
+    than its first `if`, however long."""
+    branches = [(s.test, s.then)]
+    while len(s.otherwise) == 1 and isinstance(s.otherwise[0], ir.If):
+        s = s.otherwise[0]
+        branches.append((s.test, s.then))
+    return branches, s.otherwise
+
+
 def _statements(body: tuple[ir.Stmt, ...]) -> Iterator[tuple[ir.Stmt, int, int]]:
     """Every statement with the number of blocks it is nested in, and the number of loops
-    it makes with those around it."""
+    it makes with those around it (the branches of an `else if` chain are as deep as its
+    first `if`)."""
     stack = [(s, 1, 0) for s in reversed(body)]
     while stack:
         s, depth, loops = stack.pop()
         loops += isinstance(s, ir.While | ir.Loop)
         yield s, depth, loops
+        if isinstance(s, ir.If) and len(s.otherwise) == 1 and isinstance(s.otherwise[0], ir.If):
+            stack.append((s.otherwise[0], depth, loops))
+            stack.extend((inner, depth + 1, loops) for inner in reversed(s.then))
+            continue
         for block in blocks_of(s):
             stack.extend((inner, depth + 1, loops) for inner in reversed(block))
 
