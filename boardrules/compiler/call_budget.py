@@ -32,8 +32,9 @@ MOVE_EVENTS = ("event_land", "event_pass")
 
 
 def weights(program: ir.Program) -> dict[str, int]:
-    """Each generated function's weight (counted functions weigh 1 where they are called;
-    a function that can call itself is counted by k_enter)."""
+    """Each generated function's weight (counted functions weigh 1 where they are called:
+    the charged ones, and those that can call themselves, each call of which k_enter
+    counts; one of those is charged too when its own calls weigh more than CALL_WEIGHT)."""
     code = program_code(program)
     recursive = analyse(program).recursive
     calls = {name: [n.function for n in c.exprs if isinstance(n, ir.CallProc)]
@@ -57,7 +58,7 @@ def weights(program: ir.Program) -> dict[str, int]:
                        and g in code]
             if ready or not pending:
                 weight[name] = 1 + sum(cost(g) for g in calls[name])
-                if weight[name] > CALL_WEIGHT and name in charged and name not in recursive:
+                if weight[name] > CALL_WEIGHT and name in charged:
                     counted.add(name)
             else:
                 stack.append((name, True))
@@ -69,11 +70,10 @@ def charge_calls(program: ir.Program) -> ir.Program:
     """The program with `k_charge(weight)` first in every function heavier than
     CALL_WEIGHT."""
     weight = weights(program)
-    recursive = analyse(program).recursive
 
     def charged(f: ir.Function) -> ir.Function:
         w = weight.get(f.name, 0)
-        if w <= CALL_WEIGHT or f.name in recursive:
+        if w <= CALL_WEIGHT:
             return f
         span = f.span or (f.body[0].span if f.body else None)
         charge = ir.Evaluate(span, ir.KernelCall(VOID, "k_charge", (ir.Const(INT, w),)))

@@ -71,6 +71,8 @@ TREES = ("die six faces [1, 2, 3, 4, 5, 6]\ncounter pot: int = 0\ncounter mode: 
          + "".join(f"proc f_{i}(n: int) -> int {{ return max(f_{i - 1}(n), f_{i - 1}(n + 1)) }}\n"
                    for i in range(1, 37))
          + "proc fib(n: int) -> int { if n < 2 { return n }\n return fib(n - 1) + fib(n - 2) }\n"
+         + "proc heavy(n: int) -> int { if n <= 0 { return 0 }\n"
+         "  return heavy(n - 1) + f_11(n) + f_11(n + 1) }\n"
          "rule walk { on turn(p: player) { move(p, roll(six)) } }\n"
          "rule probe { on land(p: player, s: space) {\n"
          "  if mode == 1 { pot = f_36(0) }\n  if mode == 2 { pot = fib(60) } } }\n")
@@ -106,11 +108,12 @@ def test_an_exponential_tree_of_calls_stops_alike(trees, mode, where):
         game.state_set("g_game_mode", 0, mode)
 
     interpreted = within(60, lambda: outcome(trees[0], pick))
-    reference = within(60, lambda: outcome(trees[2], pick))
-    compiled = outcome(trees[1], pick)  # (C runs on: only once the others stopped in time)
+    compiled = outcome(trees[1], pick)  # (C runs on: only once Python stopped in time)
     assert compiled[:3] == ("error", "loops and calls ran more than 1000000 rounds in one "
                             "turn", where)
-    assert interpreted == compiled == reference
+    assert interpreted == compiled
+    if mode == 1:  # (a recursion is never inlined; its million calls take seconds in Python)
+        assert within(60, lambda: outcome(trees[2], pick)) == compiled
 
 
 def test_a_function_is_charged_only_past_the_call_weight(editions):
@@ -130,3 +133,4 @@ def test_a_function_is_charged_only_past_the_call_weight(editions):
     assert f"proc_f_{first}" in charged and f"proc_f_{first - 1}" not in charged
     assert charged[f"proc_f_{first}"].expr.args[0].value == w[f"proc_f_{first}"]
     assert "proc_fib" not in charged  # k_enter counts the calls of a recursion
+    assert "proc_heavy" in charged and w["proc_heavy"] == 2 + 2 * w["proc_f_11"]
