@@ -20,6 +20,7 @@ from . import ir, ir_text
 from .diagnostics import Reporter
 from .error_codes import ErrorCode
 from .kernel_facts import kernel_constants, kernel_source
+from .limits import else_ifs
 from .optimize.effects import Effects, analyse, node_unwinds
 from .optimize.fold import Folder, negate
 from .optimize.hand_keys import card_keys
@@ -62,6 +63,7 @@ KERNEL_CALLS = {
        if name not in ("min", "max", "abs")},
     **{f"k_{name}": 1 for name in DECK_FUNCTIONS},
     "k_roll": 1, "k_some": 1, "k_unwound": 1, "k_divisor": 1, "chk": 2, "tick": 0,
+    "k_charge": 1,
     "winner": 0,
 }
 # Kernel values the rules code writes as well as reads (`end turn` sets `unwinding`).
@@ -127,7 +129,8 @@ def environment() -> jinja2.Environment:
     env.globals.update(KERNEL_ARRAYS=KERNEL_ARRAYS, KERNEL_VERSIONS=KERNEL_VERSIONS,
                        KERNEL_PER_ENTITY=KERNEL_PER_ENTITY, SIDES=SIDES,
                        HELD_INDEX=HELD, CAPACITY=CAPACITY, raise_unknown=_unknown_attribute,
-                       always_returns=always_returns, memo_follows=ir_text.memo_follows)
+                       always_returns=always_returns, memo_follows=ir_text.memo_follows,
+                       else_ifs=else_ifs)
     return env
 
 

@@ -67,6 +67,9 @@ class ErrorCode(Enum):
     UNREADABLE_FILE = (
         "BR108", "cannot read a rules file",
         "a rules file or an imported library must exist and be UTF-8 text")
+    NUMBER_TOO_LONG = (
+        "BR109", "number written with too many digits",
+        "a number has at most 20 digits, leading zeros included (the largest has 10)")
 
     # ---- BR2xx: names and scope ----------------------------------------------------------
     UNKNOWN_NAME = (

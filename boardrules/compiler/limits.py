@@ -9,7 +9,7 @@ compile error at its span, reported by `check` as well, never a crash of
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from . import ir
 from .diagnostics import Reporter, Span
@@ -34,14 +34,30 @@ def expression_depth(e: ir.Expr | None) -> int:
     return deepest
 
 
+def else_ifs(s: ir.If) -> tuple[list[tuple[ir.Expr, tuple[ir.Stmt, ...]]], tuple[ir.Stmt, ...]]:
+    """An `if ... else if ... else` chain as written: its tests with their blocks, and the
+    last `else` block. Code generation writes it with `elif`, so a chain nests no deeper
+    than its first `if`, however long."""
+    branches = [(s.test, s.then)]
+    while len(s.otherwise) == 1 and isinstance(s.otherwise[0], ir.If):
+        s = s.otherwise[0]
+        branches.append((s.test, s.then))
+    return branches, s.otherwise
+
+
 def _statements(body: tuple[ir.Stmt, ...]) -> Iterator[tuple[ir.Stmt, int, int]]:
     """Every statement with the number of blocks it is nested in, and the number of loops
-    it makes with those around it."""
+    it makes with those around it (the branches of an `else if` chain are as deep as its
+    first `if`)."""
     stack = [(s, 1, 0) for s in reversed(body)]
     while stack:
         s, depth, loops = stack.pop()
         loops += isinstance(s, ir.While | ir.Loop)
         yield s, depth, loops
+        if isinstance(s, ir.If) and len(s.otherwise) == 1 and isinstance(s.otherwise[0], ir.If):
+            stack.append((s.otherwise[0], depth, loops))
+            stack.extend((inner, depth + 1, loops) for inner in reversed(s.then))
+            continue
         for block in blocks_of(s):
             stack.extend((inner, depth + 1, loops) for inner in reversed(block))
 
@@ -67,3 +83,24 @@ def check_nesting(program: ir.Program, reporter: Reporter) -> None:
         expressions(a.span, a.where, a.value)
     for d in program.decisions:
         expressions(d.span, d.by, d.low, d.high, d.where, d.default)
+
+
+def deepest_span(roots: Iterable[object]) -> Span | None:
+    """The span of the most deeply nested node of syntax trees (frozen dataclasses, each
+    with its `span`), found without recursion: where a pass that ran out of Python's stack
+    was, most likely, so that its error points there rather than at the edition's header."""
+    deepest, found = -1, None
+    stack: list[tuple[object, int]] = [(root, 0) for root in roots]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, tuple):
+            stack.extend((item, depth) for item in node)
+            continue
+        fields = getattr(node, "__dataclass_fields__", None)
+        if fields is None or isinstance(node, Span | ir.Type):
+            continue
+        span = getattr(node, "span", None)
+        if isinstance(span, Span) and span.line > 0 and depth > deepest:
+            deepest, found = depth, span
+        stack.extend((getattr(node, name), depth + 1) for name in fields if name != "span")
+    return found

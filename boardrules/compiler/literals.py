@@ -28,6 +28,9 @@ def token_span(path: str, token: Token) -> Span:
     return Span(path, token.line, token.column, token.end_line, token.end_column)
 
 
+# The digits a number may be written with, leading zeros included (INT_MAX has 10).
+MAX_DIGITS = 20
+
 _ESCAPE = re.compile(r'\\(u[0-9a-fA-F]{4}|["\\/bfnrt])')
 
 
@@ -57,7 +60,14 @@ def unquote(token: Token, path: str) -> str:
 
 
 def int_literal(token: Token, path: str) -> int:
-    """An integer literal's value, or a located error when it does not fit in 32 bits."""
+    """An integer literal's value, or a located error when it does not fit in 32 bits.
+    Its digits are counted before it is converted: Python refuses to convert more than
+    4300 of them, even zeros."""
+    if len(token) > MAX_DIGITS:
+        raise SourceError(
+            token_span(path, token), f"a number written with {len(token)} digits: "
+            f"{token[:12]}...", f"a number has at most {MAX_DIGITS} digits; the largest "
+            f"is {INT_MAX}", code=ErrorCode.NUMBER_TOO_LONG)
     value = int(token)
     if value > INT_MAX:
         raise SourceError(

@@ -1,7 +1,8 @@
 """The compiler as one explicit, ordered list of passes.
 
-    load (parse + imports) -> collect -> quotes -> check/lower -> capacity
-    -> the optimizations (optimize/: fold-constants, inline-procedures, ...) -> codegen
+    load (parse + imports) -> collect -> quotes -> check/lower -> capacity -> nesting
+    -> call-budget -> the optimizations (optimize/: fold-constants, inline-procedures, ...)
+    -> codegen
 
 `compile_rules` runs them all and returns the generated module source; the
 build step (`build.py`) turns that into a C extension.
@@ -14,12 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import ir
+from .call_budget import charge_calls
 from .checker import Checker
 from .codegen import check_capacity, generate
 from .collector import cycle_collection_paused
 from .diagnostics import Diagnostic, Reporter, Span
 from .error_codes import ErrorCode
-from .limits import check_nesting
+from .limits import check_nesting, deepest_span
 from .lint import lint
 from .modules import SourceSet, load_sources
 from .optimize import OPTIMIZATIONS, Effects, Optimization, analyse
@@ -87,6 +89,10 @@ def _capacity(c: Compilation) -> None:
         c.reporter.error(c.symbols.edition.span, problem, code=ErrorCode.CAPACITY)
 
 
+def _call_budget(c: Compilation) -> None:
+    c.program = charge_calls(c.program)
+
+
 def _optimization(optimize: Optimization) -> Callable[[Compilation], None]:
     def run(c: Compilation) -> None:
         # the one error an optimization reports: a folded constant out of range
@@ -109,6 +115,7 @@ PASSES: list[tuple[str, Callable[[Compilation], None], bool]] = [
     ("lint", _lint, False),
     ("capacity", _capacity, True),
     ("nesting", lambda c: check_nesting(c.program, c.reporter), True),
+    ("call-budget", _call_budget, True),
     *((name, _optimization(optimize), True) for name, optimize in OPTIMIZATIONS),
     ("codegen", _codegen, True),
 ]
@@ -120,12 +127,15 @@ LAST_CHECKING_PASS = PASS_NAMES[PASS_NAMES.index("codegen") - 1]
 
 def _guarded(name: str, run: Callable[[Compilation], None], c: Compilation) -> None:
     """A pass; one that exhausts Python's stack (nesting that fits the limits, walked from
-    deep in the caller's own stack: the fuzzer's) is a located error, never a traceback."""
+    deep in the caller's own stack: the fuzzer's) is a located error at the most deeply
+    nested code, never a traceback."""
     try:
         run(c)
     except RecursionError:
         edition = c.symbols.edition if c.symbols is not None else None
-        span = edition.span if edition is not None else Span(str(c.path), 1, 1, 1, 1)
+        span = deepest_span(c.sources.modules) if c.sources is not None else None
+        if span is None:
+            span = edition.span if edition is not None else Span(str(c.path), 1, 1, 1, 1)
         c.reporter.error(span, "the rules nest too deeply to compile",
                          f"split deeply nested expressions or blocks into procedures "
                          f"(the {name} pass ran out of stack)", code=ErrorCode.TOO_DEEP)

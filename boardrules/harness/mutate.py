@@ -39,7 +39,7 @@ from ..runtime.loader import resolve_edition
 from .coverage import sources_hash
 from .scenarios import play
 
-MUTANT_PASSES = ("capacity", "nesting")  # then code generation
+MUTANT_PASSES = ("capacity", "nesting", "call-budget")  # then code generation
 STATUSES = ("killed", "timeout", "survived", "equivalent", "invalid")
 RECYCLE_AFTER = 200  # mutants per worker process before a fresh one (bounds its memory)
 

@@ -45,14 +45,29 @@ class Primitives(Kernel):
 
     @cython.cfunc
     @cython.final
+    @cython.inline
+    @cython.exceptval(-1)
+    def k_charge(self, calls: cython.int) -> cython.int:
+        """A procedure whose calls, as written, may make more than CALL_WEIGHT calls
+        (call_budget.py): they count in the turn's rounds, so that a tree of calls that
+        grows exponentially is a rules error too, not a run of hours."""
+        self.rounds += calls
+        if self.rounds > LOOP_LIMIT:
+            return self.too_many_rounds(-1)
+        return 0
+
+    @cython.cfunc
+    @cython.final
     @cython.exceptval(-1)
     def too_many_rounds(self, span: cython.longlong) -> cython.int:
-        """The error of k_span (a loop over `span` values, or 0: the turn's rounds) or of
-        tick (span 1)."""
+        """The error of k_span (a loop over `span` values, or 0: the turn's rounds), of
+        tick (span 1), or of k_enter and k_charge (-1: the turn's rounds, calls counted)."""
         if span > LOOP_LIMIT:
             raise RuleError(f"a loop over {span} values: more than {LOOP_LIMIT} rounds")
         if span == 0:
             raise RuleError(f"loops ran more than {LOOP_LIMIT} rounds in one turn")
+        if span < 0:
+            raise RuleError(f"loops and calls ran more than {LOOP_LIMIT} rounds in one turn")
         raise RuleError(f"a loop ran more than {LOOP_LIMIT} rounds in one turn")
 
     @cython.cfunc
@@ -60,10 +75,15 @@ class Primitives(Kernel):
     @cython.inline
     @cython.exceptval(-1)
     def k_enter(self, origin: cython.int) -> cython.int:
-        """Count a call of a procedure that can call itself: too deep is a rules error."""
+        """Count a call of a procedure that can call itself: too deep is a rules error, and
+        each call is a round of the turn (a recursion that branches could otherwise make
+        2**200 calls within the depth limit)."""
         self.call_depth += 1
+        self.rounds += 1
         if self.call_depth > CALL_DEPTH_LIMIT:
             return self.nested_too_deep(origin)
+        if self.rounds > LOOP_LIMIT:
+            return self.too_many_rounds(-1)
         return 0
 
     @cython.cfunc

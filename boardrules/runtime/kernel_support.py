@@ -106,6 +106,89 @@ class ScriptedRollError(RuleError):
                          else f"die {die} was rolled with no scripted roll left")
 
 
+# What Python calls on a game that may run the rules' code (kernel.py, kernel_api.py and
+# the edition's Game): the entries make_room wraps when the module runs interpreted.
+RULES_ENTRIES = ("start", "play", "play_turn", "winner", "score", "invoke")
+
+
+class PythonStack:
+    """Room on CPython's stack while the rules run interpreted, the same for every game.
+
+    Compiled, the rules nest on the C stack and only CALL_DEPTH_LIMIT bounds them (a
+    rules error, the same on both backends). Interpreted, each level costs several
+    Python frames (a land handler that moves: the event, the counted procedure and its
+    body, the move, the arrival), so CPython's recursion limit (1000 by default) came
+    first, at a depth the language allows, with a RecursionError elsewhere. Counting
+    every frame in the language instead would slow the compiled turn and still leave
+    the limit below what CPython allows.
+
+    So while rules code runs, the limit is raised by a bound that cannot be reached: a
+    function can be on the stack again only through a cycle of calls, which passes a
+    counted procedure (optimize/effects.py finds every cycle, moves and card draws
+    included), so no function is on it more than CALL_DEPTH_LIMIT + 2 times, and the
+    stack holds at most that many frames per function of the module. Since CPython 3.11
+    a call from Python code to a Python function takes no C stack, so the room costs
+    only the frames really used. Nested and concurrent games share one raise; the last
+    to leave restores the limit it found.
+    """
+
+    def __init__(self, frames: int):
+        import threading
+
+        self.frames = frames
+        self.lock = threading.Lock()
+        self.users = 0
+        self.saved = 0
+
+    def __enter__(self):
+        import sys
+
+        with self.lock:
+            if self.users == 0:
+                self.saved = sys.getrecursionlimit()
+                sys.setrecursionlimit(self.saved + self.frames)
+            self.users += 1
+
+    def __exit__(self, *exc) -> None:
+        import sys
+
+        with self.lock:
+            self.users -= 1
+            if self.users == 0:
+                sys.setrecursionlimit(self.saved)
+
+
+class RulesEntry:
+    """A method of Game that runs rules code, run inside its module's PythonStack (a class,
+    not a closure: the module holds no generator or closure, see make_room)."""
+
+    def __init__(self, method, room: PythonStack):
+        self.method = method
+        self.room = room
+
+    def __get__(self, game, owner=None):
+        import types
+
+        return self if game is None else types.MethodType(self, game)
+
+    def __call__(self, game, *args, **kwargs):
+        with self.room:
+            return self.method(game, *args, **kwargs)
+
+
+def make_room(cls, names=RULES_ENTRIES) -> None:
+    """Run cls's rules entries (interpreted) inside a PythonStack sized for its module."""
+    functions: int = 0
+    for c in cls.__mro__:
+        for value in vars(c).values():
+            functions += callable(value)
+    for value in globals().values():
+        functions += callable(value)
+    room = PythonStack((CALL_DEPTH_LIMIT + 2) * functions)
+    for name in names:
+        setattr(cls, name, RulesEntry(getattr(cls, name), room))
+
+
 GOLDEN_GAMMA = cython.declare(cython.const[cython.ulonglong], 0x9E3779B97F4A7C15)
 MIX_1 = cython.declare(cython.const[cython.ulonglong], 0xBF58476D1CE4E5B9)
 MIX_2 = cython.declare(cython.const[cython.ulonglong], 0x94D049BB133111EB)

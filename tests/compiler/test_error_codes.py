@@ -156,6 +156,7 @@ CASES = [
     case(E.BAD_ESCAPE, 'proc f() { log("a\\qb") }\n', 13, 16),
     case(E.NUMBER_TOO_LARGE, "param big: int = 99999999999\n", 13, 18),
     case(E.BAD_COUNT, "die d faces 6 to 1\n", 13, 13),
+    case(E.NUMBER_TOO_LONG, "param zero: int = " + "0" * 21 + "\n", 13, 19),
     # BR2xx
     case(E.UNKNOWN_NAME, "proc f() -> int { return zzz }\n", 13, 26),
     case(E.UNKNOWN_TYPE, "param x: intt = 1\n", 13, 10),

@@ -104,3 +104,29 @@ def test_a_pass_out_of_stack_is_a_located_error(editions, monkeypatch, failing):
         editions.compile(DATA + "rule r { on turn(p: player) { pot = 1 } }\n", until="codegen")
     (d,) = info.value.diagnostics
     assert d.code == E.TOO_DEEP.code and d.span.line >= 1 and f"the {failing} pass" in d.hint
+
+
+def test_running_out_of_stack_points_at_the_deepest_expression(editions):
+    """3000 unary minus signs (the checker recurses once per operation): the error is at
+    the innermost operand, not at the edition's header."""
+    from boardrules.compiler.diagnostics import CompileError
+
+    body = DATA + "rule r { on turn(p: player) {\n  pot = " + "-" * 3000 + "1\n} }\n"
+    with pytest.raises(CompileError) as info:
+        editions.compile(body)
+    (d,) = info.value.diagnostics
+    assert (d.code, d.span.line, d.span.column) == (E.TOO_DEEP.code, 15, 3009)
+
+
+def test_an_else_if_chain_is_not_nesting(editions):
+    """120 branches of `else if`, written flat, nest no deeper than their first `if`: the
+    checker takes them (once 'blocks nested more than 50 deep') and the module writes them
+    with `elif`, one level of indentation."""
+    chain = "".join(f"  else if pot == {i} {{ pot = {i + 1} }}\n" for i in range(1, 120))
+    body = DATA + ("rule r { on turn(p: player) {\n  if pot == 0 { pot = 1 }\n" + chain
+                   + "  else { pot = -1 }\n} }\n")
+    _, code, namespace = editions.module(body)
+    assert code.count("elif (self.g_game_pot == ") == 119
+    game = namespace["Game"](2, seed=1)
+    game.play(130)
+    assert game.state_get("g_game_pot", 0) == -1  # each turn took the next branch, then else

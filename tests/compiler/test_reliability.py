@@ -85,6 +85,9 @@ CHECK_REJECTS = {
                             + "pot += 1\n" + "}\n" * 300 + "} }\n",
     "100 nested if blocks": "rule r { on turn(p: player) {\n" + "if pot >= 0 {\n" * 100
                             + "pot += 1\n" + "}\n" * 100 + "} }\n",
+    # Python converts no more than 4300 digits: a lark VisitError traceback, even for 0
+    "5000 zeros": "rule r { on turn(p: player) { pot = " + "0" * 5000 + " } }\n",
+    "5000 nines": "rule r { on turn(p: player) { pot = " + "9" * 5000 + " } }\n",
     "players 30000000": 'scenario "many" for turn {\n  players 30000000\n  play p1\n}\n',
     "players 99999999999999999999":
         'scenario "many" for turn {\n  players 99999999999999999999\n  play p1\n}\n',

@@ -51,15 +51,15 @@ class Batch:
 
 
 def build(folder: Path, seed: int, ids: list[int], written: dict[int, str] | None = None,
-          load: bool = True) -> Batch:
+          load: bool = True, deep: bool = True) -> Batch:
     """The edition of programs `ids` (`written` gives some of them); those the compiler
-    rejects are left out."""
+    rejects are left out (`deep`: see programs.call_tree)."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "rulebook.txt").write_text(RULEBOOK)
     path = folder / f"{folder.name}.rules"
     batch = Batch(path, list(ids))
     for _ in range(10):
-        text, spans = edition(seed, batch.programs, written)
+        text, spans = edition(seed, batch.programs, written, deep)
         path.write_text(text)
         try:
             compilation = compile_rules(path, until="codegen")

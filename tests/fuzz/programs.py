@@ -368,7 +368,54 @@ class Generator:
                           f"{r.choice(env.players)}.hue = none"))]
 
 
-def program(seed: int, k: int) -> str:
+def call_tree(seed: int, k: int, deep: bool = True) -> tuple[list[str], list[str], bool]:
+    """Deep and branching calls for program K, from a stream of their own (the rest of the
+    program is what it was without them): declarations, and the statements of its rule.
+    A tree of procedures, each calling the one below once to three times (exponential in
+    its depth: the turn's budget counts calls, call_budget.py), a recursion that ends by
+    itself at a depth near the limit of 200 or past it, one that branches, or landings
+    that move again until a counter says stop. Often none. Last: whether the calls come
+    first in the rule (else last, when the rule may have ended the turn already). Not
+    `deep`: trees and branching recursions that stay well within the turn's budget (one
+    run to the budget takes a second interpreted)."""
+    r = random.Random(seed * 7_919 + k)
+    first = r.random() < 0.5
+    kind = r.choice(("none", "none", "none", "tree", "tree", "recursion", "branching",
+                     "landing"))
+    depth = r.choice((1, 2, 5, 9, 12, 14, 17, 19, 22, 36) if deep else (1, 2, 5, 9, 12, 13))
+    limit = r.choice((10, 150, 199, 200, 201, 260, "a % 260", "abs(a % 300)"))
+    name = f"t{k}"
+    if kind == "tree":
+        lines = [f"proc {name}_0(n: int) -> int {{ return (n * 7 + {r.choice(LITERALS)}) "
+                 "% 11 }"]
+        for i in range(1, depth + 1):
+            calls = [f"{name}_{i - 1}(n + {j})" for j in range(r.choice((1, 2, 2, 2, 3)))]
+            joined = calls[0]
+            for call in calls[1:]:
+                joined = f"{r.choice(('max', 'min'))}({joined}, {call})"
+            if r.random() < 0.2:  # a branch: counted as written, both ways
+                joined = f"(if n % 3 == 0 then {name}_{i - 1}(n) else {joined})"
+            lines.append(f"proc {name}_{i}(n: int) -> int {{ return {joined} }}")
+        return lines, [f"result = {name}_{depth}(a % 5)"], first
+    if kind == "recursion":
+        return ([f"proc {name}(n: int) -> int {{", "  if n <= 0 {", "    return 0", "  }",
+                 f"  return {name}(n - 1) + 1", "}"], [f"result = {name}({limit})"], first)
+    if kind == "branching":
+        return ([f"proc {name}(n: int) -> int {{", "  if n < 2 {", "    return n", "  }",
+                 f"  return {name}(n - 1) + {name}(n - 2)", "}"],
+                [f"result = {name}({r.choice(('a % 40', 20, 27, 31) if deep else (9, 15))})"],
+                first)
+    if kind == "landing":  # (a handler reads the input itself: the rule's `a` is not in scope)
+        bound = str(limit).replace("a %", "arg1 %")
+        return ([f"counter {name}_depth: int = 0", f"rule {name}_lands {{",
+                 f"  on land(q: player, s: space) when mode == {k} {{",
+                 f"    if {name}_depth < {bound} {{", f"      {name}_depth += 1",
+                 f"      move(q, -{r.choice((1, 3, 5))})", "    }", "  }", "}"],
+                [f"{name}_depth = 0", f"move(p, {r.choice((1, 2))})"], first)
+    return [], [], first
+
+
+def program(seed: int, k: int, deep: bool = True) -> str:
     """The text of program K: a rule, and often a procedure of its own."""
     g = Generator(seed * 100_003 + k)
     env = Env(["a", "b", "c"], ["a", "b", "c"], ["p"])
@@ -382,20 +429,22 @@ def program(seed: int, k: int) -> str:
                 *("  " + line for line in g.block(inner, depth=2, size=g.r.randint(1, 4))),
                 f"  return {g.int_(inner, 2)}", "}"]
         body.append(f"result = f_{k}(p, a, b, c)")
+    trees, calls, first = call_tree(seed, k, deep)
+    body = calls + body if first else body + calls
     body.append(f"result += {g.int_(env, 2)}")
     lines += ["    " + line for line in "\n".join(body).split("\n")]
     lines += ["    end turn", "  }", "}"]
-    return "\n".join(proc + lines) + "\n"
+    return "\n".join(trees + proc + lines) + "\n"
 
 
-def edition(seed: int, ids: list[int], written: dict[int, str] | None = None
-            ) -> tuple[str, dict[int, tuple[int, int]]]:
+def edition(seed: int, ids: list[int], written: dict[int, str] | None = None,
+            deep: bool = True) -> tuple[str, dict[int, tuple[int, int]]]:
     """The edition's text with programs `ids` (generated, or `written` out for some), and
-    each program's first and last line."""
+    each program's first and last line (`deep`: see call_tree)."""
     text = PRELUDE
     spans = {}
     for k in ids:
         start = text.count("\n") + 1
-        text += (written or {}).get(k) or program(seed, k)
+        text += (written or {}).get(k) or program(seed, k, deep)
         spans[k] = (start, text.count("\n"))
     return text, spans

@@ -188,6 +188,7 @@ def analyse(program: ir.Program) -> Effects:
     impure, unsafe, unwinding = flags
     unsafe -= catching
     unsafe |= recursive
+    impure |= recursive  # each call counts in the turn's rounds (k_enter), as a loop's do
     callers: dict[str, set[str]] = {}
     for name, c in code.items():
         for callee in c.calls:
