@@ -130,7 +130,10 @@ def dependency_rule(game: Any, regions: str, exact_cash: bool) -> Dependency:
             return (name, index)
         entity_type = name.split("_")[1]
         field = getattr(game, f"t_{entity_type}_{regions}", None)
-        return (name, field[index]) if field is not None else (name, index)
+        if field is None:
+            return (name, index)
+        stride = max(1, len(getattr(game, name)) // len(field))  # a list counter: values an entity
+        return (name, field[index // stride])
 
     return dependency
 

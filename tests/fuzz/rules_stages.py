@@ -18,7 +18,7 @@ from pathlib import Path
 from rules_mutants import EDITIONS, RULESETS, Mutant
 
 from boardrules.compiler import library_check, modules
-from boardrules.compiler.diagnostics import CompileError, Diagnostic
+from boardrules.compiler.diagnostics import CompileError, Diagnostic, terminal_text
 from boardrules.compiler.library_check import check_library, library_module
 from boardrules.compiler.parser import parse
 from boardrules.compiler.pipeline import PASS_NAMES, compile_rules
@@ -125,7 +125,7 @@ def _located(d: Diagnostic, texts: dict[str, str], label: str) -> None:
     lines = texts[span.path].removeprefix("\ufeff").split("\n")
     assert 1 <= span.line <= len(lines), f"{where}: line {span.line} of {len(lines)}"
     assert span.column >= 1, f"{where}: column {span.column}"
-    line = lines[span.line - 1].removesuffix("\r")
+    line = terminal_text(lines[span.line - 1].removesuffix("\r"))  # as a terminal shows it
     assert rendered[1:2] == [f"    {line}"], f"{where}: shows {rendered[1:2]}, not line {line!r}"
 
 
