@@ -20,6 +20,7 @@ from .cli_support import (
     INTERRUPTED,
     USAGE_ERROR,
     DefaultsHelpFormatter,
+    QuietWhenClosed,
     UsageError,
     at_least,
     cap_workers,
@@ -208,6 +209,14 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run a command: 0 when it succeeds, 1 when the rules or the games fail, 2 for a bad
     argument (README, "Commands")."""
+    stdout, sys.stdout = sys.stdout, QuietWhenClosed(sys.stdout)
+    try:
+        return _run(argv)
+    finally:
+        sys.stdout = stdout
+
+
+def _run(argv: list[str] | None) -> int:
     try:
         try:
             args = build_parser().parse_args(argv)

@@ -163,3 +163,38 @@ def check_engine(engine: str, address: str | None) -> None:
             check_address(address)
         except RayUnavailable as exc:
             raise UsageError(str(exc)) from None
+
+
+class QuietWhenClosed:
+    """The command's stdout, which goes quiet once its reader has gone (`| head -2`): what
+    is printed after that is dropped, and the command still writes the files it was asked
+    for and ends with its own exit status, not a broken pipe."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.reader_gone = False
+
+    def write(self, text: str) -> int:
+        if not self.reader_gone:
+            try:
+                return self.stream.write(text)
+            except BrokenPipeError:
+                self._gone()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.reader_gone:
+            try:
+                self.stream.flush()
+            except BrokenPipeError:
+                self._gone()
+
+    def _gone(self) -> None:
+        self.reader_gone = True
+        try:  # the interpreter's own last flush at exit then goes nowhere too
+            os.dup2(os.open(os.devnull, os.O_WRONLY), self.stream.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
+
+    def __getattr__(self, name: str):
+        return getattr(self.stream, name)

@@ -166,3 +166,19 @@ def test_an_unwritable_output_is_refused_before_playing(tmp_path):
                  "--json", str(tmp_path / "missing" / "out.json"))
     assert result.returncode == 2 and result.stderr.count("\n") == 1
     assert "cannot write" in result.stderr
+
+
+def test_a_closed_stdout_ends_quietly_and_the_files_are_written(tmp_path):
+    """`simulate ... | head -2`: the reader has gone when the summary is printed; the
+    command still writes its --json and --games-out and exits 0, without a word."""
+    out, games = tmp_path / "out.json", tmp_path / "games.csv"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "boardrules.cli", "simulate", "disney_theme_park", "--games",
+         "5", "--workers", "1", "--json", str(out), "--games-out", str(games)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process.stdout.close()  # the reader is gone before anything is printed
+    err = process.stderr.read()
+    assert process.wait() == 0, err
+    assert "Broken pipe" not in err and "Traceback" not in err
+    assert json.loads(out.read_text())["settings"]["games"] == 5
+    assert len(games.read_text().splitlines()) == 6

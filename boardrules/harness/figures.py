@@ -34,13 +34,15 @@ PANEL_INCHES = 7.5  # a board's width
 
 @dataclass
 class CashSample:
-    """One sample game played turn by turn: each seat's cash after every turn."""
+    """One sample game played turn by turn: each seat's cash and score after every turn."""
 
     game: int  # its index in the run
     seed: int
     turns: list[int]  # the turn number after each step (0: after the start)
     cash: list[list[int | None]]  # per seat; None once the player is out
     winner: int
+    # per seat, the edition's score (what decides the winner: worth, points...); None once out
+    score: list[list[int | None]] | None = None
 
 
 @dataclass
@@ -227,7 +229,8 @@ def win_rate_figure(panels: Sequence[Panel]) -> Figure:
 
 
 def cash_figure(panels: Sequence[Panel], currency: str = "") -> Figure:
-    """Each seat's cash after every turn in a few sample games (rows), per variant."""
+    """Each seat's cash (solid) and score (dashed: the edition's measure of who wins, such as
+    net worth) after every turn in a few sample games (rows), per variant."""
     rows = max(1, max(len(panel.samples) for panel in panels))
     figure, axes = _new(len(panels), rows, width=4.6, height=2.4)
     for column, panel in enumerate(panels):
@@ -240,11 +243,14 @@ def cash_figure(panels: Sequence[Panel], currency: str = "") -> Figure:
             for seat, series in enumerate(sample.cash):
                 ax.plot(sample.turns, [math.nan if v is None else v for v in series],
                         color=SEAT_COLOURS[seat % 10], linewidth=1, label=f"p{seat + 1}")
+            for seat, series in enumerate(sample.score or []):  # dashed: what wins
+                ax.plot(sample.turns, [math.nan if v is None else v for v in series],
+                        color=SEAT_COLOURS[seat % 10], linewidth=0.8, linestyle="--")
             won = f"p{sample.winner + 1} wins" if sample.winner >= 0 else "no winner"
             ax.set_title(f"{panel.label}: game {sample.game + 1} (seed {sample.seed})\n"
                          f"{won} after {sample.turns[-1]} turns", fontsize=8)
             ax.set_xlabel("turn")
-            ax.set_ylabel(f"cash{' (' + currency + ')' if currency else ''}")
+            ax.set_ylabel(f"cash, and score dashed{' (' + currency + ')' if currency else ''}")
             ax.legend(frameon=False, fontsize=6, ncol=len(sample.cash))
     figure.tight_layout()
     return figure

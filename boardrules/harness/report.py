@@ -92,8 +92,8 @@ def variants(module: ModuleType, fixed: dict[str, int]) -> list[Variant]:
 
 def cash_samples(module: ModuleType, players: int, seed: int, options: dict[str, int],
                  turn_cap: int | None, policies: list[str] | None, count: int) -> list[Any]:
-    """The first `count` games of a run, replayed one turn at a time: each seat's cash
-    after every turn (None once out)."""
+    """The first `count` games of a run, replayed one turn at a time: each seat's cash and
+    score after every turn (None once out)."""
     from .figures import CashSample
 
     samples = []
@@ -104,13 +104,17 @@ def cash_samples(module: ModuleType, players: int, seed: int, options: dict[str,
         game.start()
         turns = [0]
         cash: list[list[int | None]] = [[c] for c in game.players_cash()]
+        score: list[list[int | None]] = [[game.score(s)] for s in range(players)]
         while not game.over:
             if game.play(1) == 0:
                 break
             turns.append(game.turn)
             for seat, value in enumerate(game.players_cash()):
-                cash[seat].append(value if game.alive_of(seat) else None)
-        samples.append(CashSample(index, game_seed(seed, index), turns, cash, game.winner()))
+                alive = game.alive_of(seat)
+                cash[seat].append(value if alive else None)
+                score[seat].append(game.score(seat) if alive else None)
+        samples.append(CashSample(index, game_seed(seed, index), turns, cash, game.winner(),
+                                  score))
     return samples
 
 

@@ -38,11 +38,15 @@ class Unit:
 
 
 def site(span: Span, texts: dict[str, str], root: Path | None) -> Site:
-    """The span's place, its path relative to `root` when under it, with the spanned lines."""
+    """The span's place, its path relative to `root` when under it, else (a library module
+    found on the search path) relative to its library folder's parent, `lib/rent.rules`:
+    never a machine's absolute path, with the spanned lines."""
     path = Path(span.path).resolve()
     shown = span.path
     if root is not None and path.is_relative_to(root):
         shown = path.relative_to(root).as_posix()
+    elif root is not None and path.suffix == ".rules":
+        shown = f"{path.parent.name}/{path.name}"
     lines = source_lines(texts.get(span.path, ""))[max(0, span.line - 1):span.end_line]
     return Site(shown, span.line, textwrap.dedent("\n".join(lines)))
 

@@ -102,3 +102,20 @@ def test_runtime_rule_coverage_lists_rules_never_fired(tmp_path):
     assert isinstance(data["runtime"]["rules_never_fired"], list)
     assert "never fired in 20 simulated games" in result.stdout
     assert "Rules that never fired in 20 simulated games" in page
+
+
+def test_library_paths_show_relative_to_their_library_folder(tmp_path):
+    """An edition whose library lies elsewhere (--lib, or the bundled library for an
+    edition outside the checkout): its modules show as FOLDER/NAME.rules on the page and in
+    the JSON, never as this machine's absolute path."""
+    import shutil
+
+    edition, libs = tmp_path / "work" / "editions" / "tiny", tmp_path / "libs"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "tiny", edition)
+    shutil.copytree(ROOT / "tests" / "fixtures" / "lib", libs)
+    with (edition / "tiny.rules").open("a") as rules:  # a quote on a rule of the library
+        rules.write('\nuse walk {\n  quote "Whoever lands on D may pay a toll of 1 bean."\n}\n')
+    result, data, page = run_coverage(tmp_path, "--lib", str(libs), edition=str(edition))
+    assert result.returncode == 0, result.stderr
+    assert str(libs) not in json.dumps(data) and str(libs) not in page
+    assert "libs/tinylib.rules:" in page  # where the library defines the rule quoted

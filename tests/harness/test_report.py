@@ -91,6 +91,10 @@ def test_sample_games_replayed_turn_by_turn_are_the_runs_games(disney_compiled):
         assert [series[-1] for series in sample.cash] == [
             cash if game.alive_of(seat) else None for seat, cash in enumerate(game.players_cash())]
         assert all(len(series) == len(sample.turns) for series in sample.cash)
+        # the score (net worth under Disney's standard rules) beside the cash: what wins
+        assert [series[-1] for series in sample.score] == [
+            game.score(seat) if game.alive_of(seat) else None for seat in range(4)]
+        assert all(len(series) == len(sample.turns) for series in sample.score)
 
 
 def test_each_option_gives_a_variant():
