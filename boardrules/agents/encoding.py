@@ -12,7 +12,8 @@ there are more (the lowest and the highest are always among them).
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Any
+
+import numpy as np
 
 from ..runtime.values import named
 
@@ -84,15 +85,7 @@ class ActionCodec:
         return f"{decision}: {text}"
 
 
-def _flat(value: Any, into: list[float]) -> None:
-    if isinstance(value, list | tuple):
-        for v in value:
-            _flat(v, into)
-    else:
-        into.append(float(value))
-
-
-def observation(module: ModuleType, game, pending, seat: int) -> list[float]:
+def observation(module: ModuleType, game, pending, seat: int) -> np.ndarray:
     """The state as numbers, the same length for every state of a game of n seats: the
     turn and players still in; who observes, who must act and which decision (one-hot);
     per seat its cash, space and whether it is in; every counter's raw values; who holds
@@ -107,9 +100,10 @@ def observation(module: ModuleType, game, pending, seat: int) -> list[float]:
     cash = game.players_cash()
     for p in range(n):
         found += [float(cash[p]), float(game.position_of(p)), float(game.alive_of(p))]
-    _flat(game.counter_values(), found)
-    _flat(game.holders(), found)
-    return found
+    parts = [np.asarray(found, np.float64)]
+    parts += [np.asarray(values, np.float64).ravel() for values in game.counter_values()]
+    parts.append(np.asarray(game.holders(), np.float64))
+    return np.concatenate(parts)
 
 
 def final_rewards(winner: int, n_players: int) -> list[float]:
