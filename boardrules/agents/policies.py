@@ -3,9 +3,12 @@ that in a window (where players act out of turn: trades, building, bids) it pass
 some probability. Uniformly random seats end classic games in about 21 turns by trading
 everything away; passing in windows leaves the game to the dice and the rules.
 
-A Python policy is called again for the same decision whenever a state is replayed, so
-its draws come from the game's own state (seed, turn, moves, cash, the decision and its
-options) rather than from a generator that advances: the same game gets the same answer.
+A Python policy is called again for the same decisions whenever a state is replayed
+(from a copy of the game taken at the turn's start), so its draws cannot come from one
+generator that advances: each answer is drawn from the game's seed, the turn and how many
+decisions this game object asked it during the turn (a replay is a new copy, so it counts
+from the turn's start again), and the same game gets the same answers. (A draw from the
+state alone repeats itself in a loop that asks again with nothing changed: an auction.)
 """
 
 from __future__ import annotations
@@ -20,18 +23,22 @@ class WindowPasser:
     with probability `pass_rate`; otherwise, and when passing is not an answer, it picks
     uniformly among the legal answers."""
 
-    def __init__(self, window_decisions: Iterable[str], pass_rate: float = 0.9,
+    def __init__(self, window_decisions: Iterable[str], pass_rate: float = 0.5,
                  salt: int = 0):
         if not 0.0 <= pass_rate <= 1.0:
             raise ValueError(f"pass_rate is a probability, not {pass_rate}")
         self.window_decisions = frozenset(window_decisions)
         self.pass_rate = pass_rate
         self.salt = salt
+        self._game = None  # the game object asking, its turn and its decisions so far
+        self._turn = -1
+        self._asked = 0
 
     def __call__(self, game, decision: str, seat: int, options: list[int]) -> int:
-        draw = random.Random(
-            f"{self.salt}:{game.seed}:{game.turn}:{game.moves}:{game.players_cash()}:"
-            f"{decision}:{seat}:{options[:8]}:{len(options)}")
+        if game is not self._game or game.turn != self._turn:
+            self._game, self._turn, self._asked = game, game.turn, 0
+        self._asked += 1
+        draw = random.Random(f"{self.salt}:{game.seed}:{game.turn}:{self._asked}")
         if decision in self.window_decisions and draw.random() < self.pass_rate:
             passing = -1 if -1 in options else 0 if _yes_no(options) else None
             if passing is not None:
