@@ -14,6 +14,7 @@ from pathlib import Path
 from . import __version__
 from .cli_authoring import add_authoring, check_library_file, cmd_new, library_search
 from .cli_mutate import add_mutate, apply_mutation_file, cmd_mutate, read_mutation
+from .cli_play import add_play, cmd_play, cmd_replay
 from .cli_support import (
     INT_MAX,
     INTERRUPTED,
@@ -177,6 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "(docs/editor.md)")
     add_mutate(commands)  # mutate, and coverage --mutation
     add_authoring(commands)  # new, and --lib on every command that compiles
+    add_play(commands)  # play and replay
     return parser
 
 
@@ -515,7 +517,8 @@ COMMANDS = {"check": cmd_check, "compile": cmd_compile, "cache": cmd_cache,
             "simulate": cmd_simulate,
             "test": cmd_test, "coverage": cmd_coverage,
             "report": cmd_report, "compare": cmd_compare, "new": cmd_new,
-            "mutate": cmd_mutate, "describe": cmd_describe, "lsp": cmd_lsp}
+            "mutate": cmd_mutate, "describe": cmd_describe, "lsp": cmd_lsp,
+            "play": cmd_play, "replay": cmd_replay}
 
 if __name__ == "__main__":
     sys.exit(main())
