@@ -11,20 +11,21 @@ replays from a copy of the game taken at the start of the current turn.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
 
-from ..runtime.state import GameState, IllegalAction, snapshot
+from ..runtime.state import GameState, IllegalAction
 
 Policy = str | Callable[..., int]
 EXTERNAL = "external"
 
 
-class SeatedState:
+class SeatedState(GameState):
     """A game with a policy per seat: "external" seats are asked through `apply`; the
     others play "default", "random" or a Python policy (one that answers the same to the
-    same game, or replays would differ: agents.policies.WindowPasser)."""
+    same game, or replays would differ: agents.policies.WindowPasser). The rest of the
+    GameState API (current_player, legal_actions, scores, snapshot...) is GameState's."""
 
     def __init__(self, module: ModuleType, policies: list[Policy], seed: int = 0,
                  turn_cap: int | None = None, options: dict[str, int] | None = None,
@@ -36,6 +37,7 @@ class SeatedState:
         self.turn_cap = module.TURN_LIMIT if turn_cap is None else turn_cap
         self.options = dict(options or {})
         self.answers: list[tuple[str, int, int]] = []  # (decision, seat, answer)
+        self.actions: list[int] = []  # the answers alone, as GameState keeps them
         game = module.Game(self.n_players, seed=seed, turn_cap=self.turn_cap,
                            policies=self.policies, options=self.options)
         self._checkpoint = (game, 0)
@@ -57,29 +59,13 @@ class SeatedState:
             self._pending = game.pending
         self.game = game
 
-    @property
-    def is_over(self) -> bool:
-        return self._pending is None
-
-    @property
-    def current_player(self) -> int:
-        return -1 if self._pending is None else self._pending[1]
-
-    @property
-    def decision(self) -> str:
-        return "" if self._pending is None else self._pending[0]
-
-    def legal_actions(self) -> list[int]:
-        return [] if self._pending is None else list(self._pending[2])
-
     def apply(self, action: int) -> None:
-        if self._pending is None:
-            raise IllegalAction("the game is over")
-        decision, seat, options = self._pending
-        if action not in options:
-            raise IllegalAction(f"{action} is not a legal answer to {decision}: {options}")
-        self.answers.append((decision, seat, action))
-        self._replay()
+        """GameState's apply (it checks the action), the answer noted with its decision and
+        seat first: the replay queues it for them."""
+        pending = self._pending
+        if pending is not None and action in pending[2]:
+            self.answers.append((pending[0], pending[1], action))
+        super().apply(action)
 
     def undo(self) -> None:
         """Take back the last answer given from outside (replayed from the start)."""
@@ -90,26 +76,22 @@ class SeatedState:
                             self.options, kept)
         self.__dict__.update(fresh.__dict__)
 
-    def scores(self) -> list[int]:
-        return [self.game.score(p) for p in range(self.n_players)]
-
-    def winner(self) -> int:
-        return self.game.winner() if self.is_over else -1
-
-    def snapshot(self) -> dict[str, Any]:
-        return snapshot(self.module, self.game, self._pending)
+    def clone(self) -> SeatedState:
+        return SeatedState(self.module, self.policies, self.seed, self.turn_cap, self.options,
+                           self.answers)
 
     @property
     def pending(self) -> tuple[str, int, list[int]] | None:
         return self._pending
 
 
-def fast_clone(state: GameState) -> GameState:
+def fast_clone(state: GameState) -> GameState:  # a SeatedState too
     """A copy of a GameState without replaying the game: the two share the copy of the
     game taken at the turn's start (replays copy it again, never change it) and the game
     suspended at the current decision (only read), and each gets its own actions."""
-    other = GameState.__new__(GameState)
-    other.__dict__.update(state.__dict__)
+    other = copy.copy(state)
     other.actions = list(state.actions)
     other.options = dict(state.options)
+    if isinstance(state, SeatedState):
+        other.answers = list(state.answers)
     return other
