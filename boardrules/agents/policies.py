@@ -58,3 +58,16 @@ def window_decisions(edition: str) -> list[str]:
 
     data = describe(compile_edition(resolve_edition(edition)))
     return sorted({name for window in data["windows"] for name in window["asks"]})
+
+
+# the Python policies `simulate --policy` offers, by name
+PYTHON_POLICIES = ("window-passer",)
+
+
+def playable(edition: str, policies: list[str] | None) -> list | None:
+    """Policy names as `Game(policies=...)` takes them: the built-in ones as they are,
+    a Python policy's name as the policy (picklable, for the simulation's workers)."""
+    if policies is None or not set(policies) & set(PYTHON_POLICIES):
+        return policies
+    passer = WindowPasser(window_decisions(edition))
+    return [passer if name == "window-passer" else name for name in policies]

@@ -136,3 +136,17 @@ def test_window_passer_passes_when_it_always_passes(disney_compiled):
     assert passer(game, "buy", 0, [0, 1]) in (0, 1)
     with pytest.raises(ValueError):
         WindowPasser([], pass_rate=2)
+
+
+def test_simulate_plays_the_window_passer_the_same_in_any_chunks():
+    """`simulate --policy window-passer`: the policy travels to the workers, and a game's
+    answers do not depend on the chunk that plays it."""
+    from boardrules.harness.simulate import simulate
+
+    runs = [simulate("super_mario_celebration", 4, 2, seed=1, workers=workers,
+                     policies=["window-passer"] * 2) for workers in (1, 2)]
+    assert sorted(runs[0].tally.turns) == sorted(runs[1].tally.turns)
+    assert runs[0].tally.wins == runs[1].tally.wins
+    assert runs[0].settings["policies"] == ["window-passer"] * 2
+    default = simulate("super_mario_celebration", 4, 2, seed=1, workers=1)
+    assert default.tally.turns != runs[0].tally.turns
