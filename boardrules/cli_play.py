@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from .cli_support import UsageError, at_least
+from .cli_support import UsageError, at_least, checked_module
 
 _seed = at_least(0)
 
@@ -50,14 +50,12 @@ def _textual() -> None:
             from None
 
 
-def _options(edition: str, settings: list[str]) -> dict[str, int]:
+def _options(args) -> dict[str, int]:
+    """The options chosen, once the edition, its players and its options are checked."""
     from .harness.simulate import parse_options
-    from .runtime.loader import load_module
 
-    try:
-        return parse_options(load_module(edition), settings)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+    module = checked_module(args.edition, "compiled", args.players, args.option)
+    return parse_options(module, args.option)
 
 
 def cmd_play(args) -> int:
@@ -71,7 +69,7 @@ def cmd_play(args) -> int:
         if args.seat >= args.players:
             raise UsageError(f"--seat p{args.seat + 1}: the game has {args.players} seats")
         session = Session(args.edition, args.players, args.seat, args.seed,
-                          _options(args.edition, args.option))
+                          _options(args))
     PlayApp(session, args.save).run()
     return 0
 
@@ -83,6 +81,6 @@ def cmd_replay(args) -> int:
     from .runtime.loader import load_module
 
     turns = simulated_turns(args.edition, args.players, args.seed,
-                            _options(args.edition, args.option), args.policy)
+                            _options(args), args.policy)
     ReplayApp(load_module(args.edition), turns, args.seed).run()
     return 0

@@ -142,6 +142,9 @@ class BoardrulesGame(pyspiel.Game):
         self.edition = edition
         self.module = load_module(edition)
         self.n = int(params["players"])
+        if not self.module.MIN_PLAYERS <= self.n <= self.module.MAX_PLAYERS:
+            raise ValueError(f"{self.module.EDITION} is for {self.module.MIN_PLAYERS} to "
+                             f"{self.module.MAX_PLAYERS} players, not {self.n}")
         self.codec = _codec(self.module, edition, self.n)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.codec.size, max_chance_outcomes=0, num_players=self.n,

@@ -37,6 +37,9 @@ class BoardrulesEnv(AECEnv):
                  render_mode: str | None = None, seat_policies: list[Policy] | None = None):
         super().__init__()
         self.module = load_module(edition, backend)
+        if not self.module.MIN_PLAYERS <= players <= self.module.MAX_PLAYERS:
+            raise ValueError(f"{self.module.EDITION} is for {self.module.MIN_PLAYERS} to "
+                             f"{self.module.MAX_PLAYERS} players, not {players}")
         self.metadata = {**self.metadata, "name": f"boardrules_{edition}"}
         self.edition = edition
         self.n = players

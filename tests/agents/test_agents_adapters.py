@@ -44,6 +44,11 @@ def test_an_aec_game_ends_with_the_winners_reward():
     assert final == {f"player_{winner}": 1.0, f"player_{1 - winner}": -1.0}
 
 
+def test_environments_check_the_players():
+    with pytest.raises(ValueError, match="2 to 8 players, not 1"):
+        env("disney_theme_park", players=1)
+
+
 def test_single_seat_masks_and_illegal_actions():
     gym_env = single_agent("disney_theme_park", players=2, turn_cap=10)
     observed, _ = gym_env.reset(seed=1)
@@ -62,6 +67,13 @@ def test_openspiel_random_sim(edition):
 
     game = pyspiel.load_game(f"boardrules_{edition}", {"players": 2, "turn_cap": 4})
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_openspiel_checks_the_players():
+    import boardrules.openspiel  # noqa: F401
+
+    with pytest.raises(ValueError, match="2 to 8 players, not 9"):
+        pyspiel.load_game("boardrules_disney_theme_park", {"players": 9})
 
 
 def test_openspiel_actions_in_the_editions_words_and_pickled_states():

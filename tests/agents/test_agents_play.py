@@ -82,6 +82,7 @@ def _module():
     (["play", "disney_theme_park", "--seat", "p9", "--players", "2"], "2 seats"),
     (["play", "disney_theme_park", "--seat", "x"], "a seat is p1"),
     (["replay", "disney_theme_park", "--option", "nope=1"], "no option 'nope'"),
+    (["replay", "disney_theme_park", "--players", "9"], "not 9"),
 ])
 def test_bad_play_arguments_exit_2_with_one_line(argv, says, capsys):
     assert main(argv) == 2
