@@ -11,7 +11,7 @@ pettingzoo = pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
-from pettingzoo.test import api_test  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from boardrules.pettingzoo import env, single_agent  # noqa: E402
 
@@ -21,6 +21,10 @@ EDITIONS = ["disney_theme_park", "animal_crossing", "builder", "super_mario_cele
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_pettingzoo_api(edition):
     api_test(env(edition, players=4, turn_cap=12), num_cycles=60)
+
+
+def test_pettingzoo_seeds_repeat_games():
+    seed_test(lambda: env("super_mario_celebration", players=3, turn_cap=12), num_cycles=30)
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
