@@ -59,7 +59,8 @@ class BoardrulesEnv(AECEnv):
             "action_mask": spaces.Box(0, 1, (self.codec.size,), np.int8),
         })
         self._action_space = spaces.Discrete(self.codec.size)
-        self.state: SeatedState | None = None
+        self.game: SeatedState | None = None  # the game being played (AECEnv.state is
+        # the global state of parallel environments, which this one does not give)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._observation_space
@@ -69,8 +70,8 @@ class BoardrulesEnv(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game: with `seed`, or the next seed after the last game's."""
-        self._seed = seed if seed is not None else self._seed + (self.state is not None)
-        self.state = SeatedState(self.module, self.seat_policies, self._seed,
+        self._seed = seed if seed is not None else self._seed + (self.game is not None)
+        self.game = SeatedState(self.module, self.seat_policies, self._seed,
                                  self.turn_cap, self.game_options)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -82,7 +83,7 @@ class BoardrulesEnv(AECEnv):
         self._after_action()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        state = self.state
+        state = self.game
         seat = _seat(agent)
         pending = state.pending
         vector = observation(self.module, state.game, pending, seat)
@@ -96,18 +97,18 @@ class BoardrulesEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        decision, _, options = self.state.pending
+        decision, _, options = self.game.pending
         answers = self.codec.answers(decision, options)
         if action not in answers:
             raise ValueError(f"{agent}: action {action} is not legal for {decision} "
                              f"(legal: {sorted(answers)})")
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply(answers[int(action)])
+        self.game.apply(answers[int(action)])
         self.n_actions += 1
         self._after_action()
 
     def _after_action(self) -> None:
-        state = self.state
+        state = self.game
         self._clear_rewards()
         if state.is_over:
             rewards = final_rewards(state.winner(), self.n)
@@ -130,12 +131,12 @@ class BoardrulesEnv(AECEnv):
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
-        state = self.state
+        state = self.game
         cash = ", ".join(f"p{p + 1} {c}" for p, c in enumerate(state.game.players_cash()))
         return f"turn {state.game.turn}: {cash}; asking {state.decision or 'nobody'}"
 
     def close(self) -> None:
-        self.state = None
+        self.game = None
 
 
 def _seat(agent: str) -> int:

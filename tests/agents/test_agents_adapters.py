@@ -44,7 +44,7 @@ def test_an_aec_game_ends_with_the_winners_reward():
             continue
         assert reward == 0.0
         aec.step(int(observed["action_mask"].nonzero()[0][-1]))
-    winner = aec.state.winner()
+    winner = aec.game.winner()
     assert final == {f"player_{winner}": 1.0, f"player_{1 - winner}": -1.0}
 
 
@@ -59,7 +59,7 @@ def test_single_seat_masks_and_illegal_actions():
     illegal = int((observed["action_mask"] == 0).nonzero()[0][0])
     _, _, _, _, info = gym_env.step(illegal)
     assert info["illegal_action"]
-    assert gym_env.aec.state.answers[0][1] == 0  # only seat 0 answers from outside
+    assert gym_env.aec.game.answers[0][1] == 0  # only seat 0 answers from outside
 
 
 pyspiel = pytest.importorskip("pyspiel")
