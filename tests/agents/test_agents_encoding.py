@@ -68,11 +68,11 @@ def test_seats_left_to_the_default_policy_keep_it(disney_compiled):
     """One external seat answering as a Python policy would, the others on the default
     policy: the same game as played by those policies (the external seat's answers never
     go to another seat's decisions)."""
-    played = disney_compiled.Game(3, seed=4, turn_cap=40,
+    played = disney_compiled.Game(3, seed=4, turn_cap=15,
                                   policies=[first_answer, "default", "default"])
     played.play()
     seated = SeatedState(disney_compiled, ["external", "default", "default"], seed=4,
-                         turn_cap=40)
+                         turn_cap=15)
     while not seated.is_over:
         assert seated.current_player == 0
         seated.apply(seated.legal_actions()[0])
@@ -105,10 +105,10 @@ def test_a_fast_clone_is_exact_and_independent(disney_compiled):
 def test_window_passer_answers_the_same_on_a_replay(disney_compiled):
     """A state replayed from the turn's start gets the policy's same answers."""
     passer = WindowPasser(["propose_trade", "bid"], pass_rate=0.5)
-    seated = SeatedState(disney_compiled, ["external", passer, passer], seed=3, turn_cap=30)
+    seated = SeatedState(disney_compiled, ["external", passer, passer], seed=3, turn_cap=12)
     while not seated.is_over:
         seated.apply(seated.legal_actions()[-1])
-    again = SeatedState(disney_compiled, ["external", passer, passer], seed=3, turn_cap=30,
+    again = SeatedState(disney_compiled, ["external", passer, passer], seed=3, turn_cap=12,
                         answers=seated.answers)
     assert again.snapshot() == seated.snapshot()
 
