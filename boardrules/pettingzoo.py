@@ -72,7 +72,7 @@ class BoardrulesEnv(AECEnv):
         """A new game: with `seed`, or the next seed after the last game's."""
         self._seed = seed if seed is not None else self._seed + (self.game is not None)
         self.game = SeatedState(self.module, self.seat_policies, self._seed,
-                                 self.turn_cap, self.game_options)
+                                self.turn_cap, self.game_options)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
