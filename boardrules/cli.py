@@ -13,8 +13,10 @@ import sys
 from pathlib import Path
 
 from . import __version__
+from .agents.policies import PYTHON_POLICIES
 from .cli_authoring import add_authoring, check_library_file, cmd_new, library_search
 from .cli_mutate import add_mutate, apply_mutation_file, cmd_mutate, read_mutation
+from .cli_play import add_play, cmd_play, cmd_replay
 from .cli_support import (
     INT_MAX,
     INTERRUPTED,
@@ -149,8 +151,10 @@ def build_parser() -> argparse.ArgumentParser:
                      "--head` prints it (host:port) (default: a local Ray for the run)")
     sim.add_argument("--turn-limit", type=_turn_limit,
                      help="override the edition's turn cap (default: the edition's)")
-    sim.add_argument("--policy", choices=("default", "random"), default="default",
-                     help="the built-in policy every seat plays")
+    sim.add_argument("--policy", choices=("default", "random", *PYTHON_POLICIES),
+                     default="default",
+                     help="the policy every seat plays: built in, or window-passer (random, "
+                     "but often passing in windows; docs/agents.md)")
     sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                      help="choose one of the edition's options (variants); repeatable")
     sim.add_argument("--check-invariants", action="store_true",
@@ -203,6 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "(docs/editor.md)")
     add_mutate(commands)  # mutate, and coverage --mutation
     add_authoring(commands)  # new, and --lib on every command that compiles
+    add_play(commands)  # play and replay
     return parser
 
 
@@ -554,7 +559,8 @@ COMMANDS = {"check": cmd_check, "compile": cmd_compile, "cache": cmd_cache,
             "simulate": cmd_simulate,
             "test": cmd_test, "coverage": cmd_coverage,
             "report": cmd_report, "compare": cmd_compare, "new": cmd_new,
-            "mutate": cmd_mutate, "describe": cmd_describe, "lsp": cmd_lsp}
+            "mutate": cmd_mutate, "describe": cmd_describe, "lsp": cmd_lsp,
+            "play": cmd_play, "replay": cmd_replay}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -24,6 +24,7 @@ from types import ModuleType
 from typing import Any
 
 from .. import __version__
+from ..agents.policies import playable
 from ..outputs import atomic_file, write_atomic
 from ..runtime.errors import rules_location
 from ..runtime.loader import load_module
@@ -249,6 +250,7 @@ def simulate(edition: str, games: int, players: int, seed: int, backend: str = "
         raise ValueError(f"{module.EDITION} is for {module.MIN_PLAYERS} to "
                          f"{module.MAX_PLAYERS} players, not {players}")
     chosen = parse_options(module, options or [])
+    played = playable(edition, policies)  # a Python policy's name: the policy
     with ExitStack() as session:
         if engine == "ray":
             from .ray_engine import ray_session
@@ -257,7 +259,7 @@ def simulate(edition: str, games: int, players: int, seed: int, backend: str = "
             workers = workers or cpus
         workers = max(1, min(workers or os.cpu_count() or 1, games))
         chunk = max(1, min(250, -(-games // (workers * 4))))
-        chunks = [(players, seed, first, min(chunk, games - first), turn_cap, policies,
+        chunks = [(players, seed, first, min(chunk, games - first), turn_cap, played,
                    chosen, records) for first in range(0, games, chunk)]
         total = Tally(wins=[0] * players, landings=[0] * len(module.SPACE_IDS),
                       rests=[0] * len(module.SPACE_IDS), fired=[0] * len(module.RULE_NAMES))

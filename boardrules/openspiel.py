@@ -1,0 +1,212 @@
+"""Every bundled edition as an OpenSpiel game (pip install boardrules[agents]).
+
+`import boardrules.openspiel` registers "boardrules_<edition>" for each bundled edition;
+`pyspiel.load_game("boardrules_disney_theme_park", {"players": 4, "seed": 7})` loads one.
+Games are sequential, rewarded once at the end from the edition's winner (zero-sum:
+agents/encoding.py final_rewards), with the action encoding the PettingZoo environment
+uses and action strings in the edition's words.
+
+Chance is not explicit: dice and shuffles come from the game's seed (the `seed`
+parameter), so a loaded game is deterministic, as OpenSpiel's DETERMINISTIC mode says,
+and a different seed is a different game. `turn_cap` ends a game after that many turns
+(the rules' winner of the position is rewarded).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from .agents.encoding import ActionCodec, final_rewards, observation
+from .agents.seats import fast_clone
+from .runtime.loader import load_module, rulesets_dir
+from .runtime.state import GameState
+
+PREFIX = "boardrules_"
+# the longest game OpenSpiel is told about (max_game_length): actions, not turns
+MAX_GAME_LENGTH = 1_000_000
+
+
+class _Replayable:
+    """A GameState that OpenSpiel can copy (deepcopy: shares what never changes) and
+    pickle (as its edition, seed and actions, replayed when loaded)."""
+
+    def __init__(self, state: GameState, edition: str):
+        self.state = state
+        self.edition = edition
+        self.codec = _codec(state.module, edition, state.n_players)
+        self._answers: tuple[int, dict[int, int]] | None = None
+
+    def answers(self) -> dict[int, int]:
+        """The legal answers by action, worked out once per decision."""
+        state = self.state
+        if self._answers is None or self._answers[0] != len(state.actions):
+            self._answers = (len(state.actions),
+                             self.codec.answers(state.decision, state.legal_actions()))
+        return self._answers[1]
+
+    def __deepcopy__(self, memo: dict) -> _Replayable:
+        return _Replayable(fast_clone(self.state), self.edition)
+
+    def __reduce__(self):
+        s = self.state
+        return (_replayed, (self.edition, s.n_players, s.seed, list(s.actions), s.turn_cap,
+                            dict(s.options)))
+
+
+_CODECS: dict[tuple[str, int], ActionCodec] = {}
+
+
+def _codec(module, edition: str, players: int) -> ActionCodec:
+    key = (edition, players)
+    if key not in _CODECS:
+        _CODECS[key] = ActionCodec(module, players)
+    return _CODECS[key]
+
+
+def _replayed(edition: str, players: int, seed: int, actions: list[int], turn_cap: int,
+              options: dict[str, int]) -> _Replayable:
+    state = GameState(load_module(edition), players, seed, actions, turn_cap, options)
+    return _Replayable(state, edition)
+
+
+class BoardrulesState(pyspiel.State):
+    """A state of an edition's game, as OpenSpiel sees it."""
+
+    def __init__(self, game: BoardrulesGame):
+        super().__init__(game)
+        params = game.get_parameters()
+        turn_cap = params["turn_cap"] or None
+        self._game_state = _Replayable(
+            GameState(game.module, game.n, params["seed"], turn_cap=turn_cap), game.edition)
+
+    @property
+    def _state(self) -> GameState:
+        return self._game_state.state
+
+    @property
+    def _codec(self) -> ActionCodec:
+        return self._game_state.codec
+
+    def current_player(self) -> int:
+        state = self._state
+        return pyspiel.PlayerId.TERMINAL if state.is_over else state.current_player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        state = self._state
+        if state.is_over or player != state.current_player:
+            return []
+        return sorted(self._game_state.answers())
+
+    def _apply_action(self, action: int) -> None:
+        state = self._state
+        state.apply(self._game_state.answers()[action])
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        state = self._state
+        if state.is_over or player != state.current_player:
+            return f"action {action}"
+        answer = self._game_state.answers().get(action)
+        if answer is None:
+            return f"{state.decision}: action {action} (not legal now)"
+        return self._codec.words(state.decision, answer)
+
+    def is_terminal(self) -> bool:
+        return self._state.is_over
+
+    def returns(self) -> list[float]:
+        state = self._state
+        if not state.is_over:
+            return [0.0] * state.n_players
+        return final_rewards(state.winner(), state.n_players)
+
+    def observation_tensor_of(self, player: int) -> np.ndarray:
+        state = self._state
+        return observation(state.module, state.game, state._pending, player)
+
+    def __str__(self) -> str:
+        state = self._state
+        cash = " ".join(str(c) for c in state.game.players_cash())
+        asked = f"{state.decision} p{state.current_player + 1}" if not state.is_over else "over"
+        return f"turn {state.game.turn} cash {cash} {asked} actions {len(state.actions)}"
+
+
+class BoardrulesGame(pyspiel.Game):
+    """An edition as an OpenSpiel game; parameters: players, seed, turn_cap (0: the
+    edition's own cap)."""
+
+    def __init__(self, edition: str, game_type: pyspiel.GameType, params: dict | None = None):
+        params = {**_DEFAULTS, **(params or {})}
+        self.edition = edition
+        self.module = load_module(edition)
+        self.n = int(params["players"])
+        if not self.module.MIN_PLAYERS <= self.n <= self.module.MAX_PLAYERS:
+            raise ValueError(f"{self.module.EDITION} is for {self.module.MIN_PLAYERS} to "
+                             f"{self.module.MAX_PLAYERS} players, not {self.n}")
+        self.codec = _codec(self.module, edition, self.n)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.codec.size, max_chance_outcomes=0, num_players=self.n,
+            min_utility=-1.0, max_utility=1.0, utility_sum=0.0,
+            max_game_length=MAX_GAME_LENGTH)
+        super().__init__(game_type, info, params)
+
+    def new_initial_state(self) -> BoardrulesState:
+        return BoardrulesState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> _Observer:
+        return _Observer(self)
+
+
+class _Observer:
+    """The numeric observation of agents/encoding.py as OpenSpiel's observation tensor."""
+
+    def __init__(self, game: BoardrulesGame):
+        probe = game.module.Game(game.n, seed=0)
+        self.tensor = np.zeros(len(observation(game.module, probe, None, 0)), np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: BoardrulesState, player: int) -> None:
+        self.tensor[:] = state.observation_tensor_of(player)
+
+    def string_from(self, state: BoardrulesState, player: int) -> str:
+        return str(state)
+
+
+_DEFAULTS: dict[str, Any] = {"players": 2, "seed": 0, "turn_cap": 0}
+
+
+def game_type(edition: str) -> pyspiel.GameType:
+    module = load_module(edition)
+    return pyspiel.GameType(
+        short_name=PREFIX + edition, long_name=f"boardrules {module.EDITION}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=module.MAX_PLAYERS, min_num_players=module.MIN_PLAYERS,
+        provides_information_state_string=False, provides_information_state_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification=dict(_DEFAULTS))
+
+
+def register(edition: str) -> str:
+    """Register an edition (a bundled name); its OpenSpiel name."""
+    name = PREFIX + edition
+    if name not in pyspiel.registered_names():
+        kind = game_type(edition)
+        pyspiel.register_game(kind, type(f"Game_{edition}", (BoardrulesGame,), {
+            "__init__": lambda self, params=None: BoardrulesGame.__init__(self, edition, kind,
+                                                                          params)}))
+    return name
+
+
+def bundled_editions() -> list[str]:
+    folder = rulesets_dir()
+    return sorted(p.name for p in folder.iterdir() if (p / f"{p.name}.rules").is_file())
+
+
+for _edition in bundled_editions():
+    register(_edition)

@@ -1,0 +1,1 @@
+"""`boardrules play` and `boardrules replay`: an edition's game in the terminal (textual)."""
