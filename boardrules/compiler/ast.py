@@ -405,11 +405,21 @@ class ProcDecl(Decl):
 
 
 @dataclass(frozen=True)
+class HandlerOrder(Node):
+    """`before r` / `after r`: this handler runs before (after) rule r's handlers of the
+    same event, wherever the two stand in the files."""
+
+    relation: str  # "before" or "after"
+    rule: str
+
+
+@dataclass(frozen=True)
 class Handler(Node):
     event: str
     params: tuple[Param, ...]
     guard: Expr | None
     body: tuple[Stmt, ...]
+    order: tuple[HandlerOrder, ...] = ()
 
 
 @dataclass(frozen=True)

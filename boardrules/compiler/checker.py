@@ -13,6 +13,7 @@ from . import ast, ir
 from .diagnostics import Reporter, Span, did_you_mean
 from .error_codes import ErrorCode
 from .expressions import ExpressionLowering, rename_local
+from .handler_order import Placed, order_handlers, state_access
 from .ir import BOOL, INT, VOID, Type
 from .layout import LayoutLowering, _first_quote, _where
 from .names import NameResolution
@@ -230,7 +231,7 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
         ))
 
     def _events(self) -> dict[str, ir.Event]:
-        handlers: dict[str, list[ir.HandlerRef]] = {name: [] for name in self.s.events}
+        handlers: dict[str, list[Placed]] = {name: [] for name in self.s.events}
         for rule_name, rule in self.s.rules.items():
             for k, handler in enumerate(rule.handlers):
                 expected = self.s.events.get(handler.event)
@@ -258,7 +259,8 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
                     f"rule {rule_name} at {_where(handler.span)}", self.rule_index[rule_name],
                     guard, span=handler.span, quote=_first_quote(rule),
                 ))
-                handlers[handler.event].append(ir.HandlerRef(fname, guard, rule_name))
+                handlers[handler.event].append(
+                    Placed(rule_name, handler, ir.HandlerRef(fname, guard, rule_name)))
         if not handlers.get("turn"):
             self.report.error(
                 self.s.edition.span if self.s.edition else Span("<edition>", 0, 0, 0, 0),
@@ -267,8 +269,11 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
                 " { ... } }",
                 code=ErrorCode.NO_TURN,
             )
+        access = state_access(self.functions, self.aggregates)
+        own_file = self.s.edition.span.path if self.s.edition else None
         return {
-            name: ir.Event(name, params, tuple(handlers[name]))
+            name: ir.Event(name, params, order_handlers(name, handlers[name], self.s.rules,
+                                                        access, self.report, own_file))
             for name, params in self.s.events.items()
         }
 

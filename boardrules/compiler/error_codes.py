@@ -208,6 +208,10 @@ class ErrorCode(Enum):
     BAD_EXCLUSION = (
         "BR411", "an option that excludes itself",
         "`excludes` names the other options that may not be chosen with this one")
+    HANDLER_ORDER = (
+        "BR412", "handler order that cannot hold",
+        "a handler's `before`/`after` names a rule with a handler of the same event, and the "
+        "declared orders of one event's handlers have no cycle")
 
     # ---- BR5xx: scenarios ----------------------------------------------------------------
     SCENARIO_UNKNOWN = (

@@ -450,8 +450,16 @@ class _ToAst(Transformer_NonRecursive):
         return ast.ProcDecl(self._span(meta), str(c[0]), c[1], returns, c[-1])
 
     def handler(self, meta, c):
-        guard = c[2] if len(c) == 4 else None
-        return ast.Handler(self._span(meta), str(c[0]), c[1], guard, c[-1])
+        order = tuple(x for x in c[2:-1] if isinstance(x, ast.HandlerOrder))
+        rest = [x for x in c[2:-1] if not isinstance(x, ast.HandlerOrder)]
+        guard = rest[0] if rest else None
+        return ast.Handler(self._span(meta), str(c[0]), c[1], guard, c[-1], order)
+
+    def order_before(self, meta, c):
+        return ast.HandlerOrder(self._span(meta), "before", str(c[0]))
+
+    def order_after(self, meta, c):
+        return ast.HandlerOrder(self._span(meta), "after", str(c[0]))
 
     def rule_def(self, meta, c):
         handlers = tuple(x for x in c if isinstance(x, ast.Handler))
