@@ -195,7 +195,8 @@ class StatementLowering:
                               "function",
                               "use another name", code=ErrorCode.LOCAL_RETYPED)
         if name in self.global_names and name not in scope.variables:
-            self.report.warning(span, f"local '{name}' hides a definition of the same name")
+            self.report.warning(span, f"local '{name}' hides {self.s.definition_of(name)}",
+                                "rename the local to reach the definition here")
         scope.variables[name] = vtype
         scope.declared[name] = vtype
 

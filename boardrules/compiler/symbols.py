@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from . import ast
 from .diagnostics import Reporter, Span, did_you_mean
+from .diagnostics import short_where as _where
 from .error_codes import ErrorCode
 from .lang_types import ENTITY_TYPES, Type
 from .modules import SourceSet
@@ -70,6 +71,27 @@ class Symbols:
         names |= {n for (owner, n) in self.counters if owner == ""}
         names |= set(self.enum_members)
         return names | BUILTIN_VALUES
+
+    def definition_of(self, name: str) -> str:
+        """What a top-level name stands for, as a message says it: the kind, the name and
+        where it is defined (`the param 'salary' (classic.rules:12)`)."""
+        kinds = (("param", self.params), ("option", self.options), ("enum", self.enums),
+                 ("group", self.groups), ("space", self.spaces), ("die", self.dice),
+                 ("deck", self.decks), ("grid", self.grids), ("decision", self.decisions),
+                 ("procedure", self.procs))
+        for kind, table in kinds:
+            if name in table:
+                return f"the {kind} '{name}' ({_where(table[name].span)})"
+        if name in self.cards:
+            return f"the card '{name}' ({_where(self.cards[name][1].span)})"
+        if ("", name) in self.counters:
+            return f"the counter '{name}' ({_where(self.counters[('', name)].span)})"
+        if name in self.enum_members:
+            enums = self.enum_members[name]
+            return f"the member '{name}' of enum {', '.join(enums)} " \
+                   f"({_where(self.enums[enums[0]].span)})"
+        return f"the built-in '{name}'"
+
 
 
 class Collector:
