@@ -57,6 +57,7 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
         self.global_names = symbols.global_names()  # fixed once the declarations are collected
         self._evaluating: set[str] = set()
         self.max_players = 4  # the edition's most seats, from its header (run)
+        self.min_players = 2  # and its fewest
         self.legal: ast.DecisionDecl | None = None  # the decision whose default is being lowered
         grid = next(iter(symbols.grids.values()), None)
         self.cell_count = grid.width * grid.height if grid else 0
@@ -67,7 +68,7 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
         s = self.s
         edition = s.edition
         props = self._edition_props()
-        self.max_players = props.get("players", (2, 4))[1]
+        self.min_players, self.max_players = props.get("players", (2, 4))
         for name in s.params:
             self.param_value(name)
         tables = self._tables()
@@ -97,7 +98,7 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
             edition=self.edition,
             title=edition.title if edition else "",
             currency=props.get("currency", ""),
-            min_players=props.get("players", (2, 4))[0],
+            min_players=self.min_players,
             max_players=self.max_players,
             turn_limit=turn_limit,
             space_ids=tuple(s.spaces),
