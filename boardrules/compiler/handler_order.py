@@ -8,9 +8,10 @@ so handlers without one keep their place and no seeded game moves; a cycle is an
 
 Two handlers of one event whose order is neither declared nor implied, where one writes
 a counter or field the other reads or writes, get a warning: their order then rests on
-where they stand in the files, which a reader of either rule cannot see. An edition is
-warned about the pairs it takes part in (two handlers of its libraries are the
-libraries' concern: checking a library module alone shows them).
+where they stand in the file, which a reader of either rule cannot see. Handlers in
+different files have an order that does not depend on where they stand (a library's
+before the files that import it), so only pairs within the checked file are warned about
+(a library's own pairs show when it is checked alone).
 """
 
 from __future__ import annotations
@@ -115,8 +116,8 @@ def _warn_unordered(event: str, placed: list[Placed], after: list[set[int]],
         for j in range(i + 1, len(placed)):
             second = placed[j]
             if (first.rule == second.rule or j in reach[i] or i in reach[j]
-                    or own_file is not None
-                    and own_file not in (first.handler.span.path, second.handler.span.path)
+                    or first.handler.span.path != second.handler.span.path
+                    or own_file not in (None, first.handler.span.path)
                     or exclusive(first.ref.guard, second.ref.guard)):
                 continue
             reads1, writes1 = access.get(first.ref.function, (frozenset(), frozenset()))
@@ -128,7 +129,7 @@ def _warn_unordered(event: str, placed: list[Placed], after: list[set[int]],
                     f"the handlers of '{event}' in rules '{first.rule}' "
                     f"({_where(first.handler.span)}) and '{second.rule}' both use "
                     f"{', '.join(shared)}, which one of them changes, and run in the order "
-                    "the files list them",
+                    "the file lists them",
                     f"say which runs first: on {event}(...) after {first.rule}, "
                     f"or before {first.rule}")
 
