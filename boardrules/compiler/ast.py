@@ -265,6 +265,16 @@ class ParamDecl(Decl):
 
 
 @dataclass(frozen=True)
+class DecisionDefault(Decl):
+    """`decision NAME default EXPR`: a new default for a decision declared elsewhere (an
+    edition's own choice for a library's decision), over the decision's parameters."""
+
+    name: str
+    value: Expr
+    provenance: tuple[Provenance, ...]
+
+
+@dataclass(frozen=True)
 class SetParam(Decl):
     name: str
     value: Expr

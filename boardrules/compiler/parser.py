@@ -306,6 +306,9 @@ class _ToAst(Transformer_NonRecursive):
         value = c[2] if len(c) > 2 and isinstance(c[2], ast.Expr) else None
         return ast.ParamDecl(self._span(meta), str(c[0]), c[1], value, self._prov(c))
 
+    def decision_default(self, meta, c):
+        return ast.DecisionDefault(self._span(meta), str(c[0]), c[1], self._prov(c))
+
     def set_(self, meta, c):
         return ast.SetParam(self._span(meta), str(c[0]), c[1], self._prov(c))
 

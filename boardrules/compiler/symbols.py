@@ -7,6 +7,7 @@ decision or game property by name; inside one file a name is defined once.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from . import ast
@@ -39,6 +40,7 @@ class Symbols:
     edition: ast.Edition | None = None
     params: dict[str, ast.ParamDecl] = field(default_factory=dict)
     sets: dict[str, ast.SetParam] = field(default_factory=dict)
+    decision_defaults: dict[str, ast.DecisionDefault] = field(default_factory=dict)
     enums: dict[str, ast.EnumDecl] = field(default_factory=dict)
     fields: dict[tuple[str, str], ast.FieldDecl] = field(default_factory=dict)
     counters: dict[tuple[str, str], ast.CounterDecl] = field(default_factory=dict)
@@ -109,6 +111,7 @@ class Collector:
                 self._collect(decl, module.path, is_edition)
         for module in self.sources.scenario_files:
             self._collect_scenario_file(module)
+        self._apply_decision_defaults()
         self._check_edition()
         self._check_types()
         return self.symbols
@@ -158,6 +161,13 @@ class Collector:
                                       f"it is first set at {s.sets[decl.name].span}",
                                       code=ErrorCode.GIVEN_TWICE)
                 s.sets[decl.name] = decl
+            case ast.DecisionDefault():
+                if decl.name in s.decision_defaults:
+                    self.report.error(decl.span, f"the default of '{decl.name}' is given twice",
+                                      f"it is first given at "
+                                      f"{s.decision_defaults[decl.name].span}",
+                                      code=ErrorCode.GIVEN_TWICE)
+                s.decision_defaults[decl.name] = decl
             case ast.EnumDecl():
                 self._collect_enum(decl, path)
             case ast.FieldDecl():
@@ -277,6 +287,21 @@ class Collector:
         table[key] = decl
 
     # ---- whole-program checks -------------------------------------------------
+    def _apply_decision_defaults(self) -> None:
+        """`decision NAME default EXPR` replaces the default of the decision as finally
+        declared (wherever the declaration stands); its quotes join the decision's."""
+        s = self.symbols
+        for name, given in s.decision_defaults.items():
+            decision = s.decisions.get(name)
+            if decision is None:
+                self.report.error(given.span, f"no decision named '{name}' to give a default",
+                                  did_you_mean(name, set(s.decisions)),
+                                  code=ErrorCode.UNKNOWN_DECISION)
+                continue
+            s.decisions[name] = dataclasses.replace(
+                decision, default=given.value,
+                provenance=decision.provenance + given.provenance)
+
     def _check_edition(self) -> None:
         s = self.symbols
         if s.edition is None:
