@@ -227,6 +227,11 @@ class EndTurn(Stmt):
 
 
 @dataclass(frozen=True)
+class Break(Stmt):
+    """Leave the innermost for or while loop."""
+
+
+@dataclass(frozen=True)
 class EndGame(Stmt):
     winner: Expr | None = None  # `end game winner p`: the game ends and p wins
 

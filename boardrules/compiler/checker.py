@@ -38,6 +38,7 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
         self._lifted, self._lift_prefix = self.aggregates, "agg_"
         self.used: set[str] = set()
         self.window_sites = 0  # window statements lowered so far: each has its number
+        self.break_flags = []  # the loops being lowered (statements.py), innermost last
         self.space_index = {name: i for i, name in enumerate(symbols.spaces)}
         self.group_index = {name: i for i, name in enumerate(symbols.groups)}
         # every physical card: (id, declaration); copies get ids name_2, name_3...

@@ -131,6 +131,10 @@ class ErrorCode(Enum):
         "BR220", "a name used as the wrong kind of thing",
         "a die is rolled, a decision is asked, legal and a decision's option are used only "
         "where they have a meaning")
+    BREAK_OUTSIDE_LOOP = (
+        "BR221", "break outside a loop",
+        "break leaves the innermost for or while loop of its handler or procedure; a window's "
+        "body is not a loop")
 
     # ---- BR3xx: types and values ---------------------------------------------------------
     TYPE_MISMATCH = (

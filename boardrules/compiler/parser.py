@@ -276,6 +276,9 @@ class _ToAst(Transformer_NonRecursive):
     def draw_stmt(self, meta, c):
         return ast.Draw(self._span(meta), str(c[0]), c[1] if len(c) > 1 else ())
 
+    def break_stmt(self, meta, c):
+        return ast.Break(self._span(meta))
+
     def end_turn_stmt(self, meta, c):
         return ast.EndTurn(self._span(meta))
 

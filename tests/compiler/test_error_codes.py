@@ -208,6 +208,7 @@ CASES = [
     case(E.TOO_DEEP, "counter pot: int = 0\nrule r { on turn(p: player) {\n  pot = "
      + " + ".join(["p.cash"] * 300) + "\n} }\n", 15, 3, until="nesting"),
     case(E.BAD_EXCLUSION, 'option o: bool = false "O" excludes o\n', 13, 37),
+    case(E.BREAK_OUTSIDE_LOOP, "rule r { on turn(p: player) { break } }\n", 13, 31),
     case(E.HANDLER_ORDER, "rule r { on turn(p: player) before r { } }\n", 13, 29),
     # BR5xx
     case(E.SCENARIO_UNKNOWN, scenario("trun", "play p1"), 13, 1),
