@@ -32,7 +32,7 @@ from .cli_support import (
     percent,
 )
 from .compiler.build import BuildError, verified, watching
-from .compiler.diagnostics import CompileError, did_you_mean, terminal_text
+from .compiler.diagnostics import CompileError, did_you_mean, print_warnings, terminal_text
 from .harness.ray_engine import RayUnavailable
 from .harness.simulate import (
     ENGINES,
@@ -278,12 +278,6 @@ def _ir_dumper(wanted: str):
     return dump
 
 
-def _print_warnings(compilation) -> None:
-    for warning in compilation.warnings:
-        print(warning.render(compilation.sources.texts if compilation.sources else None),
-              file=sys.stderr)
-
-
 def cmd_check(args) -> int:
     library = check_library_file(args.file)  # a library module alone: what can be checked
     if library is not None:
@@ -292,7 +286,7 @@ def cmd_check(args) -> int:
     from .compiler.pipeline import LAST_CHECKING_PASS
 
     compilation = _compile(args.file, until=LAST_CHECKING_PASS)
-    _print_warnings(compilation)
+    print_warnings(compilation)
     program = compilation.program
     print(f"{args.file}: ok: {len(program.rules)} rules, {len(program.space_ids)} spaces, "
           f"{len(program.card_ids)} cards, {len(program.decisions)} decisions, "
@@ -307,7 +301,7 @@ def cmd_compile(args) -> int:
 
         cython_process.start_ahead()  # its start overlaps the front end
     compilation = _compile(args.edition, after_pass=dump)
-    _print_warnings(compilation)
+    print_warnings(compilation)
     artifact = publish_compilation(compilation, args.backend)
     if args.backend == "compiled":
         print(f"compiled {compilation.edition}: {artifact.extension}")

@@ -9,10 +9,10 @@ answers `boardrules check` for a library module.
 from __future__ import annotations
 
 import argparse
-import sys
 from contextlib import AbstractContextManager
 from pathlib import Path
 
+from .compiler.diagnostics import print_warnings
 from .compiler.libpath import ENV, library_dirs
 
 NO_LIBRARY_OPTION = ("cache",)  # commands that compile nothing
@@ -76,8 +76,6 @@ def check_library_file(name: str) -> int | None:
     if module is None:
         return None
     compilation = check_library(path, module)
-    for warning in compilation.warnings:
-        print(warning.render(compilation.sources.texts if compilation.sources else None),
-              file=sys.stderr)
+    print_warnings(compilation)
     print(summary(name, compilation))
     return 0

@@ -227,6 +227,11 @@ class EndTurn(Stmt):
 
 
 @dataclass(frozen=True)
+class Break(Stmt):
+    """Leave the innermost for or while loop."""
+
+
+@dataclass(frozen=True)
 class EndGame(Stmt):
     winner: Expr | None = None  # `end game winner p`: the game ends and p wins
 
@@ -261,6 +266,16 @@ class ParamDecl(Decl):
     name: str
     type: TypeRef
     value: Expr | None
+    provenance: tuple[Provenance, ...]
+
+
+@dataclass(frozen=True)
+class DecisionDefault(Decl):
+    """`decision NAME default EXPR`: a new default for a decision declared elsewhere (an
+    edition's own choice for a library's decision), over the decision's parameters."""
+
+    name: str
+    value: Expr
     provenance: tuple[Provenance, ...]
 
 
@@ -407,11 +422,21 @@ class ProcDecl(Decl):
 
 
 @dataclass(frozen=True)
+class HandlerOrder(Node):
+    """`before r` / `after r`: this handler runs before (after) rule r's handlers of the
+    same event, wherever the two stand in the files."""
+
+    relation: str  # "before" or "after"
+    rule: str
+
+
+@dataclass(frozen=True)
 class Handler(Node):
     event: str
     params: tuple[Param, ...]
     guard: Expr | None
     body: tuple[Stmt, ...]
+    order: tuple[HandlerOrder, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from . import ast, ir
 from .diagnostics import Reporter, Span, did_you_mean
 from .error_codes import ErrorCode
 from .expressions import ExpressionLowering, rename_local
+from .handler_order import Placed, order_handlers, state_access
 from .ir import BOOL, INT, VOID, Type
 from .layout import LayoutLowering, _first_quote, _where
 from .names import NameResolution
@@ -37,6 +38,7 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
         self._lifted, self._lift_prefix = self.aggregates, "agg_"
         self.used: set[str] = set()
         self.window_sites = 0  # window statements lowered so far: each has its number
+        self.break_flags = []  # the loops being lowered (statements.py), innermost last
         self.space_index = {name: i for i, name in enumerate(symbols.spaces)}
         self.group_index = {name: i for i, name in enumerate(symbols.groups)}
         # every physical card: (id, declaration); copies get ids name_2, name_3...
@@ -56,6 +58,7 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
         self.global_names = symbols.global_names()  # fixed once the declarations are collected
         self._evaluating: set[str] = set()
         self.max_players = 4  # the edition's most seats, from its header (run)
+        self.min_players = 2  # and its fewest
         self.legal: ast.DecisionDecl | None = None  # the decision whose default is being lowered
         grid = next(iter(symbols.grids.values()), None)
         self.cell_count = grid.width * grid.height if grid else 0
@@ -66,7 +69,7 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
         s = self.s
         edition = s.edition
         props = self._edition_props()
-        self.max_players = props.get("players", (2, 4))[1]
+        self.min_players, self.max_players = props.get("players", (2, 4))
         for name in s.params:
             self.param_value(name)
         tables = self._tables()
@@ -96,7 +99,7 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
             edition=self.edition,
             title=edition.title if edition else "",
             currency=props.get("currency", ""),
-            min_players=props.get("players", (2, 4))[0],
+            min_players=self.min_players,
             max_players=self.max_players,
             turn_limit=turn_limit,
             space_ids=tuple(s.spaces),
@@ -230,7 +233,7 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
         ))
 
     def _events(self) -> dict[str, ir.Event]:
-        handlers: dict[str, list[ir.HandlerRef]] = {name: [] for name in self.s.events}
+        handlers: dict[str, list[Placed]] = {name: [] for name in self.s.events}
         for rule_name, rule in self.s.rules.items():
             for k, handler in enumerate(rule.handlers):
                 expected = self.s.events.get(handler.event)
@@ -258,7 +261,8 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
                     f"rule {rule_name} at {_where(handler.span)}", self.rule_index[rule_name],
                     guard, span=handler.span, quote=_first_quote(rule),
                 ))
-                handlers[handler.event].append(ir.HandlerRef(fname, guard, rule_name))
+                handlers[handler.event].append(
+                    Placed(rule_name, handler, ir.HandlerRef(fname, guard, rule_name)))
         if not handlers.get("turn"):
             self.report.error(
                 self.s.edition.span if self.s.edition else Span("<edition>", 0, 0, 0, 0),
@@ -267,8 +271,11 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
                 " { ... } }",
                 code=ErrorCode.NO_TURN,
             )
+        access = state_access(self.functions, self.aggregates)
+        own_file = self.s.edition.span.path if self.s.edition else None
         return {
-            name: ir.Event(name, params, tuple(handlers[name]))
+            name: ir.Event(name, params, order_handlers(name, handlers[name], self.s.rules,
+                                                        access, self.report, own_file))
             for name, params in self.s.events.items()
         }
 

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .error_codes import ErrorCode
 from .files import read_text
 
+
+def short_where(span: Span) -> str:
+    """file:line without the folder, so generated code (and its cache key) do not depend on
+    where the rules files are."""
+    return f"{Path(span.path).name}:{span.line}"
 
 @dataclass(frozen=True)
 class Span:
@@ -174,3 +181,14 @@ def did_you_mean(name: str, candidates: list[str] | set[str]) -> str:
 
     close = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else ""
+
+
+def print_warnings(compilation) -> None:
+    """A compilation's warnings on stderr, before what the command prints next: stdout is
+    flushed first and stderr after, so that the two streams merged on a pipe (`2>&1 |`)
+    keep the order in which things happened."""
+    texts = compilation.sources.texts if compilation.sources else None
+    sys.stdout.flush()
+    for warning in compilation.warnings:
+        print(warning.render(texts), file=sys.stderr)
+    sys.stderr.flush()

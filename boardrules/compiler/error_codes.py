@@ -134,6 +134,10 @@ class ErrorCode(Enum):
         "BR220", "a name used as the wrong kind of thing",
         "a die is rolled, a decision is asked, legal and a decision's option are used only "
         "where they have a meaning")
+    BREAK_OUTSIDE_LOOP = (
+        "BR221", "break outside a loop",
+        "break leaves the innermost for or while loop of its handler or procedure; a window's "
+        "body is not a loop")
 
     # ---- BR3xx: types and values ---------------------------------------------------------
     TYPE_MISMATCH = (
@@ -215,6 +219,10 @@ class ErrorCode(Enum):
         "BR412", "an option's value outside its values",
         "an int option's default, and every value a scenario chooses for it, lie within its "
         "`from LOW to HIGH` (LOW at most HIGH)")
+    HANDLER_ORDER = (
+        "BR413", "handler order that cannot hold",
+        "a handler's `before`/`after` names a rule with a handler of the same event, and the "
+        "declared orders of one event's handlers have no cycle")
 
     # ---- BR5xx: scenarios ----------------------------------------------------------------
     SCENARIO_UNKNOWN = (

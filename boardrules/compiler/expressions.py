@@ -206,6 +206,8 @@ class ExpressionLowering:
                 self.report.error(e.span, "some(none) is always an error", code=ErrorCode.SOME_NONE)
                 return ir.Const(ERROR, 0)
             return ir.KernelCall(Type(value.type.name), "k_some", (value,))
+        if e.name == "seat" and "seat" not in s.procs:
+            return self._seat(e, scope)
         if e.name in KERNEL_FUNCTIONS:
             types, result = KERNEL_FUNCTIONS[e.name]
             params = tuple(zip(KERNEL_PARAMETER_NAMES[e.name], types, strict=True))
@@ -232,6 +234,35 @@ class ExpressionLowering:
                               code=ErrorCode.NO_VALUE)
             return ir.Const(ERROR, 0)
         return ir.CallProc(returns, f"proc_{e.name}", args)
+
+    def _seat(self, e: ast.Call, scope: Scope) -> ir.Expr:
+        """`seat(N)`: the player in the N-th seat (1 for the first, as p1 in scenarios), for a
+        constant N. A seat every game has is a `player`; one beyond the edition's fewest
+        players is a `player?`, none in a game with fewer."""
+        if len(e.args) != 1:
+            self.report.error(e.span, "seat takes one number: seat(1) is the first seat",
+                              code=ErrorCode.WRONG_ARGUMENTS)
+            return ir.Const(ERROR, 0)
+        lowered = self.expr(e.args[0], scope)
+        self._expect(lowered.type, INT, e.args[0].span)
+        n = fold(lowered)
+        if n is None:
+            if lowered.type != ERROR:
+                self.report.error(e.args[0].span, "a seat's number must be a constant",
+                                  "for a seat chosen while playing, use a player's seat: "
+                                  "q.seat (0 for the first)", code=ErrorCode.NOT_CONSTANT)
+            return ir.Const(ERROR, 0)
+        if not 1 <= n <= self.max_players:
+            self.report.error(e.args[0].span, f"seat {n} is not a seat of this edition",
+                              f"the seats are 1 to {self.max_players}",
+                              code=ErrorCode.CONSTANT_OUT_OF_RANGE)
+            return ir.Const(ERROR, 0)
+        player = ir.Const(Type("player"), n - 1)
+        if n <= self.min_players:
+            return player
+        seated = ir.Binary(BOOL, "<=", ir.Const(INT, n), ir.Builtin(INT, "players_count"))
+        return ir.Conditional(Type("player", True), seated, dataclasses.replace(
+            player, type=Type("player", True)), ir.Const(NONE, -1))
 
     def _binop(self, e: ast.BinOp, scope: Scope) -> ir.Expr:
         left = self.expr(e.left, scope)

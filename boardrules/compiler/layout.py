@@ -4,10 +4,9 @@ counters, dice and decks, as the IR lays them out."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 from . import ast, ir
-from .diagnostics import Reporter, Span, did_you_mean
+from .diagnostics import Reporter, did_you_mean, short_where
 from .error_codes import ErrorCode
 from .expressions import fold
 from .ir import VOID, Type
@@ -283,10 +282,7 @@ class LayoutLowering:
         return tuple(out)
 
 
-def _where(span: Span) -> str:
-    """file:line without the folder, so generated code (and its cache key) do not depend on
-    where the rules files are."""
-    return f"{Path(span.path).name}:{span.line}"
+_where = short_where
 
 
 def _first_quote(decl) -> str:

@@ -285,6 +285,9 @@ class _ToAst(Transformer_NonRecursive):
     def draw_stmt(self, meta, c):
         return ast.Draw(self._span(meta), str(c[0]), c[1] if len(c) > 1 else ())
 
+    def break_stmt(self, meta, c):
+        return ast.Break(self._span(meta))
+
     def end_turn_stmt(self, meta, c):
         return ast.EndTurn(self._span(meta))
 
@@ -314,6 +317,9 @@ class _ToAst(Transformer_NonRecursive):
     def param(self, meta, c):
         value = c[2] if len(c) > 2 and isinstance(c[2], ast.Expr) else None
         return ast.ParamDecl(self._span(meta), str(c[0]), c[1], value, self._prov(c))
+
+    def decision_default(self, meta, c):
+        return ast.DecisionDefault(self._span(meta), str(c[0]), c[1], self._prov(c))
 
     def set_(self, meta, c):
         return ast.SetParam(self._span(meta), str(c[0]), c[1], self._prov(c))
@@ -465,8 +471,16 @@ class _ToAst(Transformer_NonRecursive):
         return ast.ProcDecl(self._span(meta), str(c[0]), c[1], returns, c[-1])
 
     def handler(self, meta, c):
-        guard = c[2] if len(c) == 4 else None
-        return ast.Handler(self._span(meta), str(c[0]), c[1], guard, c[-1])
+        order = tuple(x for x in c[2:-1] if isinstance(x, ast.HandlerOrder))
+        rest = [x for x in c[2:-1] if not isinstance(x, ast.HandlerOrder)]
+        guard = rest[0] if rest else None
+        return ast.Handler(self._span(meta), str(c[0]), c[1], guard, c[-1], order)
+
+    def order_before(self, meta, c):
+        return ast.HandlerOrder(self._span(meta), "before", str(c[0]))
+
+    def order_after(self, meta, c):
+        return ast.HandlerOrder(self._span(meta), "after", str(c[0]))
 
     def rule_def(self, meta, c):
         handlers = tuple(x for x in c if isinstance(x, ast.Handler))

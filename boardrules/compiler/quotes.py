@@ -91,6 +91,13 @@ def check_quotes(symbols: Symbols, edition_path: Path, report: Reporter) -> Rule
         if not rulebook.contains(quote.text):
             report.error(quote.span, "quote does not occur in the rulebook",
                          _divergence(rulebook, quote.text), code=ErrorCode.NOT_IN_RULEBOOK)
+            continue
+        lines = rulebook.lines_of(quote.text)
+        if len(lines) > 1:
+            report.warning(quote.span, f"quote occurs {len(lines)} times in the rulebook, at "
+                           f"{path.name} lines {', '.join(map(str, lines))}: coverage credits "
+                           "the first", "quote more of the sentence meant, so that it occurs "
+                           "once")
     for waiver in symbols.waivers:
         if not rulebook.contains(waiver.text):
             report.error(waiver.span, "waived text does not occur in the rulebook",

@@ -35,6 +35,15 @@ class Rulebook:
         folded = fold(quote)
         return bool(folded) and folded in self.folded
 
+    def lines_of(self, quote: str) -> list[int]:
+        """The line of the rulebook copy where each occurrence of the quote starts (white
+        space folded, as `contains` matches)."""
+        words = fold(quote).split(" ")
+        if not words or words == [""]:
+            return []
+        pattern = re.compile(r"\s+".join(re.escape(w) for w in words))
+        return [self.text.count("\n", 0, m.start()) + 1 for m in pattern.finditer(self.text)]
+
     def closest(self, quote: str) -> str:
         """The longest prefix of the quote that does occur, to show where it diverges."""
         folded = fold(quote)

@@ -3,7 +3,12 @@ lowered to IR."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
 from . import ast, ir
+from .breaks import broken_out, flag_set
 from .diagnostics import Span, did_you_mean
 from .error_codes import ErrorCode
 from .expressions import _narrow, fold
@@ -17,8 +22,20 @@ PLAYER = Type("player")
 WINDOW_ROUNDS = 3  # rounds of a window that names no bound
 
 
+@dataclass
+class BreakFlag:
+    """The flag local of a loop being lowered, and whether a `break` sets it."""
+
+    name: str
+    used: bool = False
+
+
 class StatementLowering:
-    """Part of the Checker (checker.py); `self` is the Checker."""
+    """Part of the Checker (checker.py); `self` is the Checker, which keeps the flags of
+    the loops being lowered, innermost last (None: a window's body, which break cannot
+    leave)."""
+
+    break_flags: list[BreakFlag | None]
 
     # ---- statements ----------------------------------------------------------------------
     def block(self, stmts: tuple[ast.Stmt, ...], scope: Scope) -> tuple[ir.Stmt, ...]:
@@ -59,7 +76,11 @@ class StatementLowering:
                 self._expect(test.type, BOOL, st.test.span)
                 body_scope = scope.child()
                 _narrow(st.test, body_scope, negate=False)
-                return ir.While(st.span, test, self.block(st.body, body_scope))
+                with self.breakable(scope, st.span) as flag:
+                    loop = ir.While(st.span, test, self.block(st.body, body_scope))
+                return broken_out(loop, flag.name) if flag.used else loop
+            case ast.Break():
+                return self._break(st)
             case ast.For():
                 return self._loop(st, scope)
             case ast.Window():
@@ -97,7 +118,29 @@ class StatementLowering:
         self._declare(scope, st.name, vtype, st.span)
         return ir.Declare(st.span, st.name, vtype, value)
 
-    def _loop(self, st: ast.For, scope: Scope) -> ir.Stmt:
+    @contextmanager
+    def breakable(self, scope: Scope, span: Span) -> Iterator[BreakFlag]:
+        """Lower a loop's body: a `break` in it (not in an inner loop) sets this flag."""
+        flag = BreakFlag(f"break_{len(self.break_flags)}_")
+        self.break_flags.append(flag)
+        try:
+            yield flag
+        finally:
+            self.break_flags.pop()
+            if flag.used:
+                scope.declared[flag.name] = BOOL
+
+    def _break(self, st: ast.Break) -> ir.Stmt | None:
+        flag = self.break_flags[-1] if self.break_flags else None
+        if flag is None:
+            self.report.error(st.span, "break outside a loop",
+                              "break leaves the innermost for or while loop (a window's body "
+                              "is not one)", code=ErrorCode.BREAK_OUTSIDE_LOOP)
+            return None
+        flag.used = True
+        return flag_set(st.span, flag.name)
+
+    def _loop(self, st: ast.For, scope: Scope) -> ir.Stmt | tuple[ir.Stmt, ...]:
         domain, var_type = self.domain(st.domain, scope)
         inner = scope.child()
         self._declare(inner, st.var, var_type, st.span)
@@ -105,7 +148,9 @@ class StatementLowering:
         if st.where is not None:
             where = self.expr(st.where, inner)
             self._expect(where.type, BOOL, st.where.span)
-        return ir.Loop(st.span, st.var, domain, where, self.block(st.body, inner))
+        with self.breakable(scope, st.span) as flag:
+            loop = ir.Loop(st.span, st.var, domain, where, self.block(st.body, inner))
+        return broken_out(loop, flag.name) if flag.used else loop
 
     def _window(self, st: ast.Window, scope: Scope) -> tuple[ir.Stmt, ...]:
         """`window q from p [rounds n] { body }`: every player still in, in seat order from
@@ -122,7 +167,11 @@ class StatementLowering:
             self._expect(rounds.type, INT, st.rounds.span)
         inner = scope.child()
         self._declare(inner, st.var, PLAYER, st.span)
-        body = self.block(st.body, inner)
+        self.break_flags.append(None)  # break cannot leave a window
+        try:
+            body = self.block(st.body, inner)
+        finally:
+            self.break_flags.pop()
         site = ir.Const(INT, self.window_sites)
         self.window_sites += 1
         place = f"window_{st.span.line}_{st.span.column}"
@@ -195,7 +244,8 @@ class StatementLowering:
                               "function",
                               "use another name", code=ErrorCode.LOCAL_RETYPED)
         if name in self.global_names and name not in scope.variables:
-            self.report.warning(span, f"local '{name}' hides a definition of the same name")
+            self.report.warning(span, f"local '{name}' hides {self.s.definition_of(name)}",
+                                "rename the local to reach the definition here")
         scope.variables[name] = vtype
         scope.declared[name] = vtype
 

@@ -7,10 +7,12 @@ decision or game property by name; inside one file a name is defined once.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from . import ast
 from .diagnostics import Reporter, Span, did_you_mean
+from .diagnostics import short_where as _where
 from .error_codes import ErrorCode
 from .lang_types import ENTITY_TYPES, Type
 from .modules import SourceSet
@@ -38,6 +40,7 @@ class Symbols:
     edition: ast.Edition | None = None
     params: dict[str, ast.ParamDecl] = field(default_factory=dict)
     sets: dict[str, ast.SetParam] = field(default_factory=dict)
+    decision_defaults: dict[str, ast.DecisionDefault] = field(default_factory=dict)
     enums: dict[str, ast.EnumDecl] = field(default_factory=dict)
     fields: dict[tuple[str, str], ast.FieldDecl] = field(default_factory=dict)
     counters: dict[tuple[str, str], ast.CounterDecl] = field(default_factory=dict)
@@ -71,6 +74,27 @@ class Symbols:
         names |= set(self.enum_members)
         return names | BUILTIN_VALUES
 
+    def definition_of(self, name: str) -> str:
+        """What a top-level name stands for, as a message says it: the kind, the name and
+        where it is defined (`the param 'salary' (classic.rules:12)`)."""
+        kinds = (("param", self.params), ("option", self.options), ("enum", self.enums),
+                 ("group", self.groups), ("space", self.spaces), ("die", self.dice),
+                 ("deck", self.decks), ("grid", self.grids), ("decision", self.decisions),
+                 ("procedure", self.procs))
+        for kind, table in kinds:
+            if name in table:
+                return f"the {kind} '{name}' ({_where(table[name].span)})"
+        if name in self.cards:
+            return f"the card '{name}' ({_where(self.cards[name][1].span)})"
+        if ("", name) in self.counters:
+            return f"the counter '{name}' ({_where(self.counters[('', name)].span)})"
+        if name in self.enum_members:
+            enums = self.enum_members[name]
+            return f"the member '{name}' of enum {', '.join(enums)} " \
+                   f"({_where(self.enums[enums[0]].span)})"
+        return f"the built-in '{name}'"
+
+
 
 class Collector:
     def __init__(self, sources: SourceSet, reporter: Reporter):
@@ -87,6 +111,7 @@ class Collector:
                 self._collect(decl, module.path, is_edition)
         for module in self.sources.scenario_files:
             self._collect_scenario_file(module)
+        self._apply_decision_defaults()
         self._check_edition()
         self._check_types()
         return self.symbols
@@ -136,6 +161,13 @@ class Collector:
                                       f"it is first set at {s.sets[decl.name].span}",
                                       code=ErrorCode.GIVEN_TWICE)
                 s.sets[decl.name] = decl
+            case ast.DecisionDefault():
+                if decl.name in s.decision_defaults:
+                    self.report.error(decl.span, f"the default of '{decl.name}' is given twice",
+                                      f"it is first given at "
+                                      f"{s.decision_defaults[decl.name].span}",
+                                      code=ErrorCode.GIVEN_TWICE)
+                s.decision_defaults[decl.name] = decl
             case ast.EnumDecl():
                 self._collect_enum(decl, path)
             case ast.FieldDecl():
@@ -255,6 +287,21 @@ class Collector:
         table[key] = decl
 
     # ---- whole-program checks -------------------------------------------------
+    def _apply_decision_defaults(self) -> None:
+        """`decision NAME default EXPR` replaces the default of the decision as finally
+        declared (wherever the declaration stands); its quotes join the decision's."""
+        s = self.symbols
+        for name, given in s.decision_defaults.items():
+            decision = s.decisions.get(name)
+            if decision is None:
+                self.report.error(given.span, f"no decision named '{name}' to give a default",
+                                  did_you_mean(name, set(s.decisions)),
+                                  code=ErrorCode.UNKNOWN_DECISION)
+                continue
+            s.decisions[name] = dataclasses.replace(
+                decision, default=given.value,
+                provenance=decision.provenance + given.provenance)
+
     def _check_edition(self) -> None:
         s = self.symbols
         if s.edition is None:

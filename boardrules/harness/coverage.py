@@ -216,13 +216,15 @@ def percent(counts: dict[str, int]) -> float:
     return 100.0 * done / counts["sentences"] if counts["sentences"] else 100.0
 
 
-def _intervals(folded: str, text: str) -> Spans:
+def _intervals(folded: str, text: str, first_only: bool = False) -> Spans:
+    """Where the text occurs in the folded rulebook: everywhere, or (a quote, which means
+    one passage) its first occurrence only; the checker warns about a quote found twice."""
     needle = fold(text)
     spans = []
     start = folded.find(needle) if needle else -1
     while start >= 0:
         spans.append((start, start + len(needle)))
-        start = folded.find(needle, start + 1)
+        start = -1 if first_only else folded.find(needle, start + 1)
     return spans
 
 
@@ -247,7 +249,8 @@ def coverage(compilation: Compilation, outcomes: list[Outcome]) -> Report:
     folded = rulebook.folded
     headings, sentences = rulebook_sentences(rulebook.text)
     quoted = quoted_units(symbols)
-    unit_quotes = {unit: [(site(q.span, texts, root), _intervals(folded, q.text)) for q in quotes]
+    unit_quotes = {unit: [(site(q.span, texts, root), _intervals(folded, q.text, True))
+                          for q in quotes]
                    for unit, quotes in quoted.items()}
     unit_spans = {unit: [span for _, spans in found for span in spans]
                   for unit, found in unit_quotes.items()}

@@ -210,6 +210,8 @@ CASES = [
      + " + ".join(["p.cash"] * 300) + "\n} }\n", 15, 3, until="nesting"),
     case(E.BAD_EXCLUSION, 'option o: bool = false "O" excludes o\n', 13, 37),
     case(E.OPTION_RANGE, 'option o: int from 0 to 5 = 9 "O"\n', 13, 29),
+    case(E.BREAK_OUTSIDE_LOOP, "rule r { on turn(p: player) { break } }\n", 13, 31),
+    case(E.HANDLER_ORDER, "rule r { on turn(p: player) before r { } }\n", 13, 29),
     # BR5xx
     case(E.SCENARIO_UNKNOWN, scenario("trun", "play p1"), 13, 1),
     case(E.SCENARIO_PLAYERS, scenario("turn", "players 9", "play p1"), 13, 1),

@@ -156,3 +156,34 @@ def test_quote_errors_do_not_hide_later_errors(editions):
     located = editions.located(
         'rule r { quote "Zebras" on turn(p: player) { move(p, true) } }\n')
     assert located == [(E.NOT_IN_RULEBOOK.code, 13, 10), (E.TYPE_MISMATCH.code, 13, 54)]
+
+
+# ---- a quote that occurs more than once -------------------------------------------------
+
+TWICE = """Test Game
+
+Play
+Each turn, roll the die and move. Pay the toll.
+Then the next player plays.
+
+Chance
+Draw a card and do what it says. Pay the toll.
+The card goes back under the deck.
+"""
+
+def test_a_quote_found_twice_is_a_warning_naming_both_lines(editions):
+    c = editions.compile('rule toll { quote "Pay the toll." }\n', rulebook=TWICE)
+    [warning] = [w for w in c.warnings if "occurs" in w.message]
+    assert warning.message == ("quote occurs 2 times in the rulebook, at rulebook.txt lines "
+                               "4, 8: coverage credits the first")
+    assert warning.span.line == 13  # after the prelude
+
+
+def test_coverage_credits_a_repeated_quote_once(editions):
+    from boardrules.harness.coverage import coverage
+
+    c = editions.compile('rule toll { quote "Pay the toll." }\n', rulebook=TWICE,
+                         until="codegen")
+    statuses = [(s.sentence.text, s.status) for s in coverage(c, []).sentences
+                if "toll" in s.sentence.text]
+    assert [status for _, status in statuses] == ["untested", "uncovered"], statuses

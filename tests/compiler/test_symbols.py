@@ -140,6 +140,37 @@ def test_edition_overrides_rule_proc_and_decision(editions):
     assert list(symbols.rules) == ["turn", "bonus_on_land"]
 
 
+def test_an_edition_replaces_only_a_decisions_default(editions):
+    symbols, reporter = editions.collect(
+        EDITION_HEAD + "decision again default p.cash > 100\n",
+        prelude=False, libs={"base": LIB})
+    assert not reporter.errors, messages(reporter)
+    again = symbols.decisions["again"]
+    assert again.span.path.endswith("base.rules")  # the library's declaration, kept...
+    assert again.kind == "bool" and [n.name for n in again.params] == ["p"]
+    assert again.default.span.path.endswith("ed.rules")  # ...with the edition's default
+    assert isinstance(again.default, ast.BinOp)
+
+
+def test_a_default_is_checked_against_the_decision(editions):
+    compilation = editions.compile(
+        EDITION_HEAD + "decision again default p.cash > 100\n", prelude=False,
+        libs={"base": LIB})
+    (again,) = compilation.program.decisions
+    assert again.default is not None and again.default.op == ">"
+    messages_of = editions.errors(EDITION_HEAD + "decision again default 3\n",
+                                  prelude=False, libs={"base": LIB})
+    assert any("bool" in m for m in messages_of), messages_of
+
+
+def test_a_default_for_an_unknown_decision_or_given_twice(editions):
+    located = editions.located(
+        EDITION_HEAD + "decision agian default true\ndecision again default true\n"
+        "decision again default false\n", prelude=False, libs={"base": LIB})
+    assert sorted(code for code, _, _ in located) == [E.UNKNOWN_DECISION.code,
+                                                     E.GIVEN_TWICE.code]
+
+
 def test_overriding_rule_is_what_gets_compiled(editions):
     compilation = editions.compile(
         EDITION_HEAD + "rule turn { on turn(p: player) { move(p, 3) } }\n",

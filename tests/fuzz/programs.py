@@ -293,6 +293,15 @@ class Generator:
             lines += self.statement(env, depth)
         return lines
 
+    def loop_body(self, env: Env, depth: int) -> list[str]:
+        """A loop's body, sometimes with a `break` under a condition among its statements
+        (the condition reads only what is visible before the body)."""
+        stop = f"if {self.bool_(env, 1)} {{ break }}" if self.r.random() < 0.35 else ""
+        lines = self.block(env, depth - 1, 2)
+        if stop:  # between two lines: each is a statement's, or a block's end or else
+            lines.insert(self.r.randint(0, len(lines)), stop)
+        return lines
+
     def statement(self, env: Env, depth: int) -> list[str]:
         r = self.r
         e = min(depth + 1, 3)
@@ -342,13 +351,13 @@ class Generator:
                 high = r.choice((f"{low} + {r.choice((0, 1, 4, 12))}", self.int_(env, 1)))
                 head = f"for {var} in {low} to {high}"
             where = f" where {self.bool_(inner, 1, True)}" if r.random() < 0.4 else ""
-            return [f"{head}{where} {{", *self.block(inner, depth - 1, 2), "}"]
+            return [f"{head}{where} {{", *self.loop_body(inner, depth), "}"]
         if kind == "while":
             counter = self.name("w")
             inner = env.inner()
             limit = f"(({self.int_(env, 1)}) % 9)"
             return [f"let {counter} = 0", f"while {counter} < {limit} {{", f"{counter} += 1",
-                    *self.block(inner, depth - 1, 2), "}"]
+                    *self.loop_body(inner, depth), "}"]
         if kind == "card":
             q = r.choice(env.players)
             return [r.choice((f"draw chance({q})", f"give_card(c_keep, {q})", f"draw chance({q})",
