@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 from . import ast
 from .diagnostics import Reporter, Span
 from .error_codes import ErrorCode
-from .rulebook import Rulebook, load_rulebook
+from .rulebook import Rulebook, fold, load_rulebook
 from .symbols import Symbols
 
 
@@ -87,17 +88,23 @@ def check_quotes(symbols: Symbols, edition_path: Path, report: Reporter) -> Rule
         report.error(span, f"cannot read the rulebook {path.name}: {exc}",
                      "the rulebook copy is UTF-8 text", code=ErrorCode.RULEBOOK_FILE)
         return None
-    for quote in (q for quotes in quoted_units(symbols).values() for q in quotes):
+    quotes = in_source_order(quoted_units(symbols))
+    times = Counter(fold(quote.text) for _, quote in quotes)
+    warned: set[str] = set()
+    for _, quote in quotes:
         if not rulebook.contains(quote.text):
             report.error(quote.span, "quote does not occur in the rulebook",
                          _divergence(rulebook, quote.text), code=ErrorCode.NOT_IN_RULEBOOK)
             continue
         lines = rulebook.lines_of(quote.text)
-        if len(lines) > 1:
+        quoted = times[fold(quote.text)]
+        if len(lines) > quoted and fold(quote.text) not in warned:
+            warned.add(fold(quote.text))
             report.warning(quote.span, f"quote occurs {len(lines)} times in the rulebook, at "
-                           f"{path.name} lines {', '.join(map(str, lines))}: coverage credits "
-                           "the first", "quote more of the sentence meant, so that it occurs "
-                           "once")
+                           f"{path.name} lines {', '.join(map(str, lines))}, and is quoted "
+                           f"{quoted} time{'s' if quoted > 1 else ''}: coverage credits the "
+                           f"first {quoted}", "quote more of the sentence meant, so that it "
+                           "occurs once, or quote it once for each place it stands")
     for waiver in symbols.waivers:
         if not rulebook.contains(waiver.text):
             report.error(waiver.span, "waived text does not occur in the rulebook",
@@ -110,3 +117,11 @@ def check_quotes(symbols: Symbols, edition_path: Path, report: Reporter) -> Rule
                          "say why no scenario can tell it from the rules",
                          code=ErrorCode.MISSING_REASON)
     return rulebook
+
+
+def in_source_order(quoted: dict[str, list[ast.Quote]]) -> list[tuple[str, ast.Quote]]:
+    """Every (unit, quote), in the order the files and their lines list them: the n-th
+    quote of a text that the rulebook holds several times stands for its n-th occurrence."""
+    found = [(unit, quote) for unit, quotes in quoted.items() for quote in quotes]
+    return sorted(found, key=lambda pair: (pair[1].span.path, pair[1].span.line,
+                                           pair[1].span.column))

@@ -17,6 +17,7 @@ report and prints its table; `coverage_html` renders it as a page.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -26,7 +27,7 @@ from .. import __version__
 from ..compiler.build import content_key
 from ..compiler.diagnostics import Span
 from ..compiler.pipeline import Compilation
-from ..compiler.quotes import quoted_units
+from ..compiler.quotes import in_source_order, quoted_units
 from ..compiler.rulebook import fold
 from .scenarios import Outcome
 from .sentences import Sentence, rulebook_sentences
@@ -216,16 +217,32 @@ def percent(counts: dict[str, int]) -> float:
     return 100.0 * done / counts["sentences"] if counts["sentences"] else 100.0
 
 
-def _intervals(folded: str, text: str, first_only: bool = False) -> Spans:
+def _intervals(folded: str, text: str, occurrence: int | None = None) -> Spans:
     """Where the text occurs in the folded rulebook: everywhere, or (a quote, which means
-    one passage) its first occurrence only; the checker warns about a quote found twice."""
+    one passage) only its `occurrence`-th occurrence (0 the first; the last when there are
+    fewer): the n-th quote of a text stands for its n-th occurrence (quotes.in_source_order),
+    and the checker warns about a text found more often than it is quoted."""
     needle = fold(text)
     spans = []
     start = folded.find(needle) if needle else -1
     while start >= 0:
         spans.append((start, start + len(needle)))
-        start = -1 if first_only else folded.find(needle, start + 1)
-    return spans
+        start = folded.find(needle, start + 1)
+    if occurrence is None or not spans:
+        return spans
+    return [spans[min(occurrence, len(spans) - 1)]]
+
+
+def _quote_intervals(folded: str, quoted: dict[str, list]) -> dict[int, Spans]:
+    """Each quote's passage (by the quote's id): the n-th quote of a text, in source order,
+    takes the text's n-th occurrence."""
+    seen: Counter[str] = Counter()
+    found = {}
+    for _, quote in in_source_order(quoted):
+        key = fold(quote.text)
+        found[id(quote)] = _intervals(folded, quote.text, seen[key])
+        seen[key] += 1
+    return found
 
 
 def _covered(sentence: Sentence, folded: str, spans: Spans) -> str:
@@ -249,8 +266,8 @@ def coverage(compilation: Compilation, outcomes: list[Outcome]) -> Report:
     folded = rulebook.folded
     headings, sentences = rulebook_sentences(rulebook.text)
     quoted = quoted_units(symbols)
-    unit_quotes = {unit: [(site(q.span, texts, root), _intervals(folded, q.text, True))
-                          for q in quotes]
+    passages = _quote_intervals(folded, quoted)
+    unit_quotes = {unit: [(site(q.span, texts, root), passages[id(q)]) for q in quotes]
                    for unit, quotes in quoted.items()}
     unit_spans = {unit: [span for _, spans in found for span in spans]
                   for unit, found in unit_quotes.items()}

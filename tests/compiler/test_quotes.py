@@ -175,7 +175,7 @@ def test_a_quote_found_twice_is_a_warning_naming_both_lines(editions):
     c = editions.compile('rule toll { quote "Pay the toll." }\n', rulebook=TWICE)
     [warning] = [w for w in c.warnings if "occurs" in w.message]
     assert warning.message == ("quote occurs 2 times in the rulebook, at rulebook.txt lines "
-                               "4, 8: coverage credits the first")
+                               "4, 8, and is quoted 1 time: coverage credits the first 1")
     assert warning.span.line == 13  # after the prelude
 
 
@@ -187,3 +187,16 @@ def test_coverage_credits_a_repeated_quote_once(editions):
     statuses = [(s.sentence.text, s.status) for s in coverage(c, []).sentences
                 if "toll" in s.sentence.text]
     assert [status for _, status in statuses] == ["untested", "uncovered"], statuses
+
+
+def test_a_text_quoted_once_for_each_place_covers_each_place(editions):
+    """The n-th quote of a text that stands at several places takes the n-th: both of the
+    rulebook's "Pay the toll." are covered, and nothing is warned."""
+    from boardrules.harness.coverage import coverage
+
+    c = editions.compile('rule toll { quote "Pay the toll." }\n'
+                         'rule chance_toll { quote "Pay the toll." }\n', rulebook=TWICE,
+                         until="codegen")
+    assert not [w for w in c.warnings if "occurs" in w.message]
+    statuses = [s.status for s in coverage(c, []).sentences if "toll" in s.sentence.text]
+    assert statuses == ["untested", "untested"]
