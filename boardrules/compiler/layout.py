@@ -179,13 +179,15 @@ class LayoutLowering:
             label = f"{owner}.{name}" if owner else name
             counters.append(ir.Counter(f"{owner or 'game'}_{name}", owner, size, (initial,),
                                        label, ctype, stride=self._stride(decl.type)))
+        self.option_ranges: dict[str, tuple[int, int] | None] = {}  # the scenarios' check too
         for name, option in s.options.items():
             otype = resolve_type(option.type, s, self.report)
             if otype.name not in ("int", "bool") and otype.name not in s.enums:
                 self.report.error(option.type.span, "an option is an int, a bool or an enum",
                                   code=ErrorCode.TYPE_NOT_ALLOWED)
             default = int(self.constant(option.default, otype)[0])
-            bounds = option_range(option, otype, self.constant, self.report)
+            bounds = self.option_ranges[name] = _option_range(option, otype, self.constant,
+                                                              self.report)
             if bounds and not bounds[0] <= default <= bounds[1]:
                 self.report.error(option.default.span, f"option '{name}' defaults to {default}, "
                                   f"outside its values {bounds[0]} to {bounds[1]}",
@@ -313,9 +315,9 @@ def _reads_only_options(e: ir.Expr) -> bool:
     return found
 
 
-def option_range(option: ast.OptionDecl, otype: Type,
-                 constant: Callable[[ast.Expr, Type], tuple[int, Type]],
-                 report: Reporter) -> tuple[int, int] | None:
+def _option_range(option: ast.OptionDecl, otype: Type,
+                  constant: Callable[[ast.Expr, Type], tuple[int, Type]],
+                  report: Reporter) -> tuple[int, int] | None:
     """An option's values: `from LOW to HIGH` (constants, LOW <= HIGH) for an int, 0 and 1
     for a bool; None for an int without bounds or an enum (its members)."""
     if otype.name == "bool":

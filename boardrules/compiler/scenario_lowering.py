@@ -26,7 +26,6 @@ from .diagnostics import Reporter, Span, did_you_mean
 from .error_codes import ErrorCode
 from .expressions import fold
 from .ir import BOOL, INT, NONE, STR, VOID, Type
-from .layout import option_range
 from .primitives import ERROR, assignable
 from .quotes import quoted_units
 from .roll_order import RollOrder, may_roll, roll_order
@@ -172,7 +171,7 @@ class _ScenarioLowering:
                 option = s.options[st.name]
                 otype = resolve_type(option.type, s, self.report)
                 value = int(c.constant(st.exprs[0], otype)[0])
-                bounds = option_range(option, otype, c.constant, Reporter())  # once: layout
+                bounds = c.option_ranges.get(st.name)  # worked out with the counters
                 if bounds and not bounds[0] <= value <= bounds[1]:
                     self.report.error(st.exprs[0].span, f"option '{st.name}' takes {bounds[0]} "
                                       f"to {bounds[1]}, not {value}",

@@ -243,9 +243,8 @@ class Kernel:
         return 0
 
     def set_policies(self, policies) -> None:
-        """A policy per seat: 'random', 'default', 'passive' (a scenario's players who do
-        nothing: `none` for an optional decision, false for a yes/no one, else the default's
-        answer), or callable(game, decision, player, options)."""
+        """A policy per seat: 'random', 'default', 'passive' (scenarios: decline where a
+        decision can be declined), or callable(game, decision, player, options)."""
         for seat, policy in enumerate(policies):
             if callable(policy):
                 self.policy[seat] = POLICY_EXTERNAL
