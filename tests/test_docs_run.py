@@ -1,0 +1,117 @@
+"""The README and docs run as shown: their commands, their Python, and what they print.
+
+What each kind of block promises (the tutorial and the language reference have their
+own, stricter tests in test_docs.py):
+
+- a `console` block is a terminal: each `$ boardrules ...` line is run (in a temporary
+  folder) and what it prints must be the lines that follow it, elisions allowed
+  (tests/doc_blocks.py: `...` for lines left out, `<word>` for a hash or a path);
+- a `python` block runs as written (in a temporary folder); a `text` block right after
+  it is what it prints;
+- every `boardrules ...` line of an `sh` block is accepted by the command line's
+  parser, so a renamed command or option fails here (a synopsis line, with `[`, `|`
+  or a capitalized placeholder, is not a command).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import shlex
+
+import pytest
+from doc_blocks import Block, blocks, documents, output_matches
+
+from boardrules.cli import build_parser, main
+
+OWN_TESTS = {"docs/language.md", "docs/tutorial.md"}
+SYNOPSIS = re.compile(r"[\[|]|\b[A-Z]{2,}\b")
+
+
+def _all(kind: str) -> list[Block]:
+    return [b for doc in documents() if doc not in OWN_TESTS
+            for b in blocks(doc) if b.words[:1] == [kind]]
+
+
+def terminal_steps(block: Block) -> list[tuple[list[str], str]]:
+    """A console block's commands and the output shown after each."""
+    steps: list[tuple[list[str], list[str]]] = []
+    for line in block.body.splitlines():
+        if line.startswith("$ "):
+            steps.append((shlex.split(line[2:]), []))
+        else:
+            assert steps, f"{block}: a console block starts with a `$ ` command"
+            steps[-1][1].append(line)
+    return [(argv, "\n".join(shown)) for argv, shown in steps]
+
+
+@pytest.mark.parametrize("block", _all("console"), ids=str)
+def test_console_blocks_print_what_they_show(block, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    for argv, shown in terminal_steps(block):
+        assert argv[0] == "boardrules", f"{block}: only boardrules commands are run"
+        capsys.readouterr()
+        status = main(argv[1:])
+        printed = capsys.readouterr().out
+        assert status == 0, f"{block}: `{shlex.join(argv)}` exited {status}"
+        assert output_matches(shown, printed), (
+            f"{block}: `{shlex.join(argv)}` prints something else.\n"
+            f"shown:\n{shown}\nprinted:\n{printed}")
+
+
+def _python_with_output() -> list[tuple[Block, str | None]]:
+    pairs = []
+    for doc in documents():
+        if doc in OWN_TESTS:
+            continue
+        found = blocks(doc)
+        for i, block in enumerate(found):
+            if block.words == ["python"]:
+                after = found[i + 1] if i + 1 < len(found) else None
+                shown = after.body if after is not None and after.words == ["text"] else None
+                pairs.append((block, shown))
+    return pairs
+
+
+@pytest.mark.parametrize("block,shown", _python_with_output(), ids=lambda v: str(v) if v else "")
+def test_python_blocks_run(block, shown, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(block.body, str(block), "exec"), {"__name__": "__doc_example__"})
+    if shown is not None:
+        assert output_matches(shown, printed.getvalue()), (
+            f"{block} prints something else.\nshown:\n{shown}\nprinted:\n{printed.getvalue()}")
+
+
+def _commands() -> list[tuple[Block, str]]:
+    found = []
+    for block in _all("sh"):
+        for line in block.body.splitlines():
+            command = line.split("#", 1)[0].strip()
+            if command.startswith("boardrules ") and not SYNOPSIS.search(command):
+                found.append((block, command))
+    return found
+
+
+@pytest.mark.parametrize("block,command", _commands(), ids=lambda v: str(v))
+def test_shown_commands_parse(block, command):
+    try:
+        build_parser().parse_args(shlex.split(command)[1:])
+    except SystemExit as exit:
+        pytest.fail(f"{block}: `{command}` is not accepted (exit {exit.code})")
+
+
+def test_examples_are_found():
+    """Each kind is found, so that a change of the fence's syntax cannot empty the tests."""
+    assert _all("console") and _python_with_output() and _commands()
+
+
+def test_shown_output_elisions():
+    shown = "total <n> games\n...\nend"
+    assert output_matches(shown, "total 12 games\nend\n")
+    assert output_matches(shown, "total 12 games\na\nb\nend")
+    assert not output_matches(shown, "total 12 games\nend\nmore")
+    assert not output_matches(shown, "total twelve games here\nend")
+    assert not output_matches("a\nb", "a\nc")
