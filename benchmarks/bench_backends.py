@@ -37,7 +37,7 @@ from pathlib import Path
 from types import ModuleType
 
 from boardrules.compiler import profile_guided
-from boardrules.compiler.build import OPT_LEVEL_ENV
+from boardrules.compiler.build_settings import OPT_LEVEL_ENV
 from boardrules.harness.simulate import game_seed
 from boardrules.runtime.loader import load_module
 

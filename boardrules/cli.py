@@ -19,7 +19,6 @@ from .cli_mutate import add_mutate, apply_mutation_file, cmd_mutate, read_mutati
 from .cli_play import add_play, cmd_play, cmd_replay
 from .cli_support import (
     INT_MAX,
-    INTERRUPTED,
     USAGE_ERROR,
     DefaultsHelpFormatter,
     QuietWhenClosed,
@@ -29,10 +28,13 @@ from .cli_support import (
     check_edition,
     check_engine,
     checked_module,
+    interrupted,
     percent,
 )
-from .compiler.build import BuildError, verified, watching
+from .compiler.build import verified, watching
+from .compiler.build_settings import BuildError
 from .compiler.diagnostics import CompileError, did_you_mean, print_warnings, terminal_text
+from .harness.failure_trace import TRACE_LINES
 from .harness.ray_engine import RayUnavailable
 from .harness.simulate import (
     ENGINES,
@@ -43,7 +45,7 @@ from .harness.simulate import (
     simulate,
     write_records,
 )
-from .harness.test_command import SUITES, TRACE_LINES
+from .harness.test_command import SUITES
 from .outputs import check_outputs, run_inputs, write_atomic
 from .progress import BuildProgress
 from .runtime.loader import (
@@ -247,12 +249,6 @@ def _run(argv: list[str] | None) -> int:
         return interrupted()
 
 
-def interrupted(done: str = "") -> int:
-    """Ctrl-C: one line (what was done, if anything), exit status 130."""
-    print(f"boardrules: interrupted{': ' + done if done else ''}", file=sys.stderr)
-    return INTERRUPTED
-
-
 def _compile(name: str, until: str = "codegen", after_pass=None):
     path = resolve_edition(name)
     if after_pass is not None:  # the IR goes to the terminal: no progress bar over it
@@ -419,7 +415,8 @@ def cmd_describe(args) -> int:
 
 
 def cmd_cache(args) -> int:
-    from .compiler.build import cache_root, clean_cache
+    from .compiler.build import clean_cache
+    from .compiler.build_settings import cache_root
 
     if args.older_than is not None and args.action != "clean":
         raise UsageError("--older-than is for cache clean")

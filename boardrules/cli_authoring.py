@@ -12,6 +12,7 @@ import argparse
 from contextlib import AbstractContextManager
 from pathlib import Path
 
+from .cli_support import UsageError
 from .compiler.diagnostics import print_warnings
 from .compiler.libpath import ENV, library_dirs
 
@@ -40,8 +41,6 @@ def add_authoring(commands: argparse._SubParsersAction) -> None:
 
 def library_search(args: argparse.Namespace) -> AbstractContextManager[None]:
     """The library folders the command's --lib options add, checked, for the whole run."""
-    from .cli import UsageError
-
     folders = getattr(args, "lib", None) or []
     for folder in folders:
         if not Path(folder).is_dir():
@@ -50,7 +49,6 @@ def library_search(args: argparse.Namespace) -> AbstractContextManager[None]:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from .cli import UsageError
     from .harness.scaffold import ScaffoldError, new_edition
 
     imports = [m.strip() for group in args.imports for m in group.split(",") if m.strip()]

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .cli_support import UsageError, at_least, check_edition, percent
+from .cli_support import UsageError, at_least, check_edition, interrupted, percent
 
 if TYPE_CHECKING:
     from .harness.coverage import Report
@@ -88,8 +88,6 @@ def cmd_mutate(args: argparse.Namespace) -> int:
         write_atomic(args.html, render_html(data))
         print(f"wrote {args.html}")
     if run.partial:
-        from .cli import interrupted
-
         return interrupted(f"{len(run.results)} of {len(run.selected)} mutants run"
                            + (", written as partial" if args.json or args.html else ""))
     return 0

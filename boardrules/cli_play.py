@@ -52,7 +52,7 @@ def _textual() -> None:
 
 def _options(args) -> dict[str, int]:
     """The options chosen, once the edition, its players and its options are checked."""
-    from .harness.simulate import parse_options
+    from .harness.options import parse_options
 
     module = checked_module(args.edition, "compiled", args.players, args.option)
     return parse_options(module, args.option)

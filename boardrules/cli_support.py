@@ -26,6 +26,12 @@ class UsageError(Exception):
     """A bad command-line argument: reported on one line, exit status 2."""
 
 
+def interrupted(done: str = "") -> int:
+    """Ctrl-C: one line (what was done, if anything), exit status 130."""
+    print(f"boardrules: interrupted{': ' + done if done else ''}", file=sys.stderr)
+    return INTERRUPTED
+
+
 class DefaultsHelpFormatter(argparse.HelpFormatter):
     """Help in which every option says its default: "(default: X)" is added unless the
     text already says it ("none" for an option unset by default, "off" for a flag)."""
@@ -134,7 +140,7 @@ def checked_module(edition: str, backend: str, players: int | None = None,
                    options: list[str] | None = None) -> ModuleType:
     """The edition's module (compiled if need be), with the number of players and the
     options checked against it (exit 2)."""
-    from .harness.simulate import parse_options
+    from .harness.options import parse_options
     from .runtime.loader import load_module
 
     check_edition(edition)

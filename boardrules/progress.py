@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
-from .compiler.build import cache_root
+from .compiler.build_settings import cache_root
 
 # seconds per byte of input, measured building Disney on 2 cores (front end: the .rules file)
 DEFAULT_RATES = {"front end": 2.8 / 57_949, "Cython": 6.6 / 188_130, "C compiler": 6.5 / 1_931_469}

@@ -32,7 +32,7 @@ from doc_blocks import blocks as doc_blocks
 
 from boardrules.cli import main
 from boardrules.compiler import modules
-from boardrules.compiler.build import cache_root
+from boardrules.compiler.build_settings import cache_root
 from boardrules.compiler.diagnostics import CompileError
 from boardrules.compiler.library_check import check_library
 from boardrules.compiler.pipeline import compile_rules

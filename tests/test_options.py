@@ -9,7 +9,7 @@ import pytest
 from boardrules.cli import main
 from boardrules.compiler.diagnostics import CompileError
 from boardrules.compiler.pipeline import compile_rules
-from boardrules.harness.simulate import parse_options
+from boardrules.harness.options import parse_options
 from boardrules.runtime.loader import load_module
 
 DEMO = Path(__file__).parent / "editions" / "options_demo" / "options_demo.rules"

@@ -53,7 +53,7 @@ _ahead: list[subprocess.Popen] = []  # at most one, waiting for its command line
 def start_ahead() -> None:
     """Start a Cython process that waits for a build's command line (none if one waits, or
     when the build will stop before Cython: no C compiler)."""
-    from .build import c_compiler_found
+    from .build_settings import c_compiler_found
 
     if _ahead or not c_compiler_found():
         return

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import source_index
-from .build import cache_root
+from .build_settings import cache_root
 from .collector import cycle_collection_paused
 from .files import read_text
 

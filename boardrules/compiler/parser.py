@@ -7,10 +7,8 @@ and what the parser expected there, never a Lark traceback.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
 
-from lark import Lark, Token, Tree, v_args
+from lark import Token, Tree, v_args
 from lark.exceptions import (
     UnexpectedInput,
     VisitError,
@@ -20,6 +18,7 @@ from lark.visitors import Transformer_NonRecursive
 from . import ast
 from .diagnostics import CompileError, Span, error_at
 from .error_codes import ErrorCode
+from .lalr import lalr_parser
 from .literals import SourceError, int_literal, token_span, unquote
 from .syntax_errors import syntax_diagnostic
 
@@ -30,15 +29,6 @@ class _OptionBounds:
 
     low: ast.Expr
     high: ast.Expr
-
-
-@lru_cache(maxsize=1)
-def lalr_parser() -> Lark:
-    """The grammar's LALR parser, built once (its tables cached by Lark)."""
-    grammar = resources.files("boardrules.grammar").joinpath("boardrules.lark").read_text()
-    # cache=True: Lark keeps the LALR tables in a temporary file keyed by the grammar's hash
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False,
-                cache=True)
 
 
 # `faces A to B` is expanded here, one literal per face; the kernel's (much smaller)

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import __version__
-from .build import cache_root, toolchain
+from .build_settings import cache_root, toolchain
 from .files import read_text
 from .kernel_facts import KERNEL_FILES
 from .libpath import find_library, scenario_paths, search_path

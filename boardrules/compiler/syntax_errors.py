@@ -10,6 +10,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from .diagnostics import Diagnostic, Span, did_you_mean, error_at, source_lines
 from .error_codes import ErrorCode
+from .lalr import lalr_parser
 
 # Friendlier names for the terminals a parser may say it expected.
 _TERMINAL_NAMES = {
@@ -80,8 +81,6 @@ def _describe_expected(expected: set[str]) -> str:
 
 
 def _keyword(terminal: str) -> str:
-    from .parser import lalr_parser  # the parser module imports this one
-
     if terminal == "$END":
         return "end of file"
     lark_terminal = {t.name: t for t in lalr_parser().terminals}.get(terminal)
@@ -187,8 +186,6 @@ def _end_of_file(exc: UnexpectedInput, text: str, path: str) -> Diagnostic:
 
 def _unclosed_bracket(text: str) -> Token | None:
     """The innermost bracket left open at the end of the text (strings and comments skipped)."""
-    from .parser import lalr_parser  # the parser module imports this one
-
     stack: list[Token] = []
     pairs = {"RBRACE": "LBRACE", "RPAR": "LPAR", "RSQB": "LSQB"}
     try:

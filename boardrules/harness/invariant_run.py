@@ -11,7 +11,8 @@ from typing import Any
 
 from ..runtime.loader import load_module
 from .invariants import Violation, check_games, facts, first_per_game
-from .simulate import ignore_sigint, parse_options, stop_pool
+from .options import parse_options
+from .simulate import ignore_sigint, stop_pool
 
 SHOWN = 20  # violations listed; the rest are counted
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import ModuleType
 from typing import Any
@@ -67,15 +67,16 @@ def ray_session(address: str | None = None, cpus: int | None = None) -> Iterator
             ray.shutdown()
 
 
-def run_batches(module: ModuleType, backend: str, batches: list[tuple]) -> Iterator[Any]:
-    """Play each batch (the arguments of simulate.play_games after the module) as one Ray
-    task; yield each batch's tally as it finishes. A failed game stops the run."""
-    from .simulate import SimulationError
-
+def run_batches(module: ModuleType, backend: str, batches: list[tuple],
+                play: Callable[..., Any], failure: type[Exception]) -> Iterator[Any]:
+    """Play each batch (the arguments of `play`, simulate's batch player, after the module)
+    as one Ray task; yield each batch's tally as it finishes. A failed game stops the run,
+    raised as `failure` (simulate's error: this module is below simulate and imports none
+    of it)."""
     ray = import_ray()
     shipped = ray.put(generated_code(module))
     task = ray.remote(_play_batch)
-    pending = [task.remote(shipped, backend, *batch) for batch in batches]
+    pending = [task.remote(shipped, backend, play, *batch) for batch in batches]
     try:
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
@@ -83,9 +84,9 @@ def run_batches(module: ModuleType, backend: str, batches: list[tuple]) -> Itera
                 tally = ray.get(ready[0])
             except ray.exceptions.RayTaskError as exc:
                 cause = getattr(exc, "cause", None)
-                if isinstance(cause, SimulationError):
-                    raise SimulationError(str(cause)) from None
-                raise SimulationError(f"a Ray task failed: {_first_line(exc)}") from None
+                if isinstance(cause, failure):
+                    raise failure(str(cause)) from None
+                raise failure(f"a Ray task failed: {_first_line(exc)}") from None
             yield tally
     finally:
         for ref in pending:
@@ -95,14 +96,13 @@ def run_batches(module: ModuleType, backend: str, batches: list[tuple]) -> Itera
 _modules: dict[tuple[str, str], ModuleType] = {}  # what this worker process has loaded
 
 
-def _play_batch(shipped: tuple[str, str], backend: str, *batch: Any) -> Any:
+def _play_batch(shipped: tuple[str, str], backend: str, play: Callable[..., Any],
+                *batch: Any) -> Any:
     """A Ray task: load the shipped module (building it here if need be) and play a batch."""
-    from .simulate import play_games
-
     name, code = shipped
     if (name, backend) not in _modules:
         _modules[name, backend] = load_generated(name, code, backend)
-    return play_games(_modules[name, backend], *batch)
+    return play(_modules[name, backend], *batch)
 
 
 def check_address(address: str) -> None:

@@ -27,7 +27,8 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from .. import __version__
 from ..outputs import write_atomic
 from ..runtime.loader import load_module
-from .simulate import Interrupted, Summary, game_seed, parse_options, simulate
+from .options import parse_options
+from .simulate import Interrupted, Summary, game_seed, simulate
 
 FIGURES = (("board", "Where throws leave the token"), ("turns", "How long games last"),
            ("win_rate", "Win rate by seat"), ("cash", "Cash over time in sample games"))

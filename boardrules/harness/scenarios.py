@@ -24,7 +24,7 @@ from ..runtime.errors import rules_location
 from ..runtime.kernel_support import forced_key
 from ..runtime.loader import compile_edition, import_compilation, resolve_edition
 from ..runtime.values import named
-from .test_command import TRACE_LINES
+from .failure_trace import TRACE_LINES, trace_tail
 
 
 @dataclass(frozen=True)
@@ -307,14 +307,6 @@ def _explain_legal(module: ModuleType, st: ir.ScenarioStep, value) -> list[str]:
 
 def _since(game, mark: int) -> list[str]:
     return [line.strip() for line in game.trace()[mark:]]
-
-
-def trace_tail(trace: list[str], limit: int | None) -> list[str]:
-    """The trace under a failure: its last `limit` lines (all of them for None)."""
-    shown = trace if limit is None else trace[len(trace) - limit:] if limit else []
-    prefix = ([f"  ... ({len(trace) - len(shown)} earlier lines; --trace-lines N or -v "
-               "shows more)"] if len(shown) < len(trace) else [])
-    return ["what happened:"] + prefix + [f"  {line}" for line in shown]
 
 
 def show(module: ModuleType, type_name: str, value) -> str:

@@ -28,6 +28,7 @@ from ..agents.policies import playable
 from ..outputs import atomic_file, write_atomic
 from ..runtime.errors import rules_location
 from ..runtime.loader import load_module
+from .options import parse_options
 from .statistics import describe, seats_differ, wilson
 
 ENGINES = ("processes", "ray")
@@ -84,34 +85,6 @@ def _add(a: list[int], b: list[int]) -> list[int]:
 def game_seed(seed: int, index: int) -> int:
     """The seed of game `index` of a run: distinct, reproducible, independent of chunking."""
     return (seed * 1_000_003 + index) & 0xFFFFFFFFFFFFFFFF
-
-
-def parse_options(module: ModuleType, settings: list[str]) -> dict[str, int]:
-    """`name=value` settings as option values: true/false, a number, or an enum member."""
-    declared = {name: (type_name, title) for name, type_name, _, title in module.OPTIONS}
-    chosen: dict[str, int] = {}
-    for setting in settings:
-        name, _, text = setting.partition("=")
-        if name not in declared:
-            known = ", ".join(declared) or "none"
-            raise ValueError(f"{module.EDITION} has no option '{name}' (options: {known})")
-        type_name = declared[name][0]
-        text = text.strip().lower() or "true"
-        if type_name == "bool" and text in ("true", "yes", "on", "1", "false", "no", "off", "0"):
-            chosen[name] = int(text in ("true", "yes", "on", "1"))
-        elif type_name in module.ENUMS and text in module.ENUMS[type_name]:
-            chosen[name] = module.ENUMS[type_name].index(text)
-        elif type_name == "int" and text.lstrip("-").isdigit():
-            chosen[name] = int(text)
-            low, high = module.OPTION_RANGES.get(name, (-2**31, 2**31 - 1))  # 32-bit at most
-            if not low <= chosen[name] <= high:
-                raise ValueError(f"option '{name}' takes {low} to {high}, not {text}")
-        else:
-            raise ValueError(f"option '{name}' takes a {type_name}, not '{text}'")
-    conflict = module.option_conflict(chosen)
-    if conflict:
-        raise ValueError(conflict)
-    return chosen
 
 
 # What ended a game, when the kernel saw it (its END_ codes, `Kernel.ended_by`).
@@ -303,7 +276,7 @@ def _run(module: ModuleType, edition: str, backend: str, chunks: list[tuple], wo
     if engine == "ray":
         from .ray_engine import run_batches
 
-        yield from run_batches(module, backend, chunks)
+        yield from run_batches(module, backend, chunks, play_games, SimulationError)
     elif workers == 1:
         for chunk in chunks:
             yield play_games(module, *chunk)

@@ -12,12 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .failure_trace import TRACE_LINES
+
 if TYPE_CHECKING:  # the front end is imported when the scenarios run, not with the CLI
     from ..compiler.pipeline import Compilation
     from .scenarios import Case, Outcome
 
 SUITES = ("conformance", "scenarios", "rules")
-TRACE_LINES = 40  # the lines of the trace under a failure, by default
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING
 from ..compiler import source_index
 from ..compiler.build import (
     Artifact,
-    BuildError,
     artifact_named,
     build_extension,
     ensure_extension,
@@ -35,6 +34,7 @@ from ..compiler.build import (
     verified_bytes,
     write_source,
 )
+from ..compiler.build_settings import BuildError
 from ..compiler.libpath import bundled_rulesets
 
 if TYPE_CHECKING:

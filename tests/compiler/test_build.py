@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from boardrules.compiler import build, cython_process, profile_guided
+from boardrules.compiler import build, build_settings, cython_process, profile_guided
 from boardrules.compiler.pipeline import compile_rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,7 +81,7 @@ def test_key_follows_the_library_code_but_not_the_rulebook(tiny_copy):
 def test_key_follows_the_toolchain(tiny_copy, monkeypatch):
     compilation = compile_rules(tiny_copy)
     before = build.content_key(compilation)
-    monkeypatch.setattr(build, "C_FLAGS", (*build.C_FLAGS, "-DNDEBUG"))
+    monkeypatch.setattr(build_settings, "C_FLAGS", (*build_settings.C_FLAGS, "-DNDEBUG"))
     with_flags = build.content_key(compilation)
     assert with_flags != before
     monkeypatch.setenv("CC", "some-other-cc")
@@ -109,9 +109,9 @@ def test_artifact_lives_in_the_configured_cache(cache, tiny_copy):
 def test_cache_root_fallbacks(monkeypatch, tmp_path):
     monkeypatch.delenv("BOARDRULES_CACHE", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert build.cache_root() == tmp_path / "boardrules"
+    assert build_settings.cache_root() == tmp_path / "boardrules"
     monkeypatch.setenv("BOARDRULES_CACHE", str(tmp_path / "mine"))
-    assert build.cache_root() == tmp_path / "mine"
+    assert build_settings.cache_root() == tmp_path / "mine"
 
 
 # ---- publishing ----------------------------------------------------------------------------
@@ -182,9 +182,9 @@ def test_failed_build_publishes_nothing(cache, tiny_copy):
 
     def broken(tmp: Path) -> None:
         (tmp / artifact.source.name).write_text("half a file")
-        raise build.BuildError("the C compiler failed")
+        raise build_settings.BuildError("the C compiler failed")
 
-    with pytest.raises(build.BuildError):
+    with pytest.raises(build_settings.BuildError):
         build._publish(artifact, broken)
     assert not artifact.directory.exists()
     assert leftovers(cache) == []
@@ -197,9 +197,9 @@ def test_failed_build_keeps_the_good_copy(cache, tiny_copy):
     def broken(tmp: Path) -> None:
         (tmp / artifact.source.name).write_text("garbage")
         (tmp / artifact.extension.name).write_text("garbage")
-        raise build.BuildError("boom")
+        raise build_settings.BuildError("boom")
 
-    with pytest.raises(build.BuildError):
+    with pytest.raises(build_settings.BuildError):
         build._publish(artifact, broken, replace_existing_dir=True)
     assert artifact.source.read_text() == compilation.code
     assert not artifact.extension.exists()
@@ -212,7 +212,7 @@ def test_compile_reports_a_missing_c_compiler(cache, tiny_copy, monkeypatch):
     artifact = build.write_source(compilation)
     ran = []
     monkeypatch.setattr(cython_process, "run", lambda arguments: ran.append(arguments))
-    with pytest.raises(build.BuildError, match="no C compiler found"):
+    with pytest.raises(build_settings.BuildError, match="no C compiler found"):
         build.build_extension(compilation)
     assert ran == [], "Cython's work would be lost: the compiler is looked for first"
     assert not artifact.extension.exists()
@@ -222,17 +222,17 @@ def test_compile_reports_a_missing_c_compiler(cache, tiny_copy, monkeypatch):
 def test_compile_reports_a_missing_cython(cache, tiny_copy, monkeypatch):
     """Without Cython the interpreted backend still works; a compiled build says what is
     missing (the command line prints it on one line)."""
-    monkeypatch.setattr(build, "find_spec", lambda name: None)
-    build.cython_version.cache_clear()
+    monkeypatch.setattr(build_settings, "find_spec", lambda name: None)
+    build_settings.cython_version.cache_clear()
     try:
         compilation = compile_rules(tiny_copy)
         artifact = build.write_source(compilation)
-        with pytest.raises(build.BuildError, match="Cython is not installed"):
+        with pytest.raises(build_settings.BuildError, match="Cython is not installed"):
             build.build_extension(compilation)
         assert artifact.source.is_file() and not artifact.extension.exists()
         assert leftovers(cache) == []
     finally:
-        build.cython_version.cache_clear()
+        build_settings.cython_version.cache_clear()
 
 
 def import_file(name: str, path: Path, extension: bool):
@@ -286,23 +286,23 @@ def assert_same_games(artifact: build.Artifact) -> None:
 
 
 def test_optimization_level_comes_from_the_environment(monkeypatch):
-    monkeypatch.setenv(build.OPT_LEVEL_ENV, "2")
-    assert "-O2" in build.c_flags()
-    monkeypatch.delenv(build.OPT_LEVEL_ENV)
-    assert f"-O{build.DEFAULT_OPT_LEVEL}" in build.c_flags()
-    monkeypatch.setenv(build.OPT_LEVEL_ENV, "fast")
-    with pytest.raises(build.BuildError,
+    monkeypatch.setenv(build_settings.OPT_LEVEL_ENV, "2")
+    assert "-O2" in build_settings.c_flags()
+    monkeypatch.delenv(build_settings.OPT_LEVEL_ENV)
+    assert f"-O{build_settings.DEFAULT_OPT_LEVEL}" in build_settings.c_flags()
+    monkeypatch.setenv(build_settings.OPT_LEVEL_ENV, "fast")
+    with pytest.raises(build_settings.BuildError,
                        match=r"BOARDRULES_OPT_LEVEL must be one of 0, 1, 2, 3, pgo"):
-        build.c_flags()
-    monkeypatch.setenv(build.OPT_LEVEL_ENV, "pgo")
-    assert "-O3" in build.c_flags()
+        build_settings.c_flags()
+    monkeypatch.setenv(build_settings.OPT_LEVEL_ENV, "pgo")
+    assert "-O3" in build_settings.c_flags()
 
 
 def test_a_profile_guided_build_needs_gcc(monkeypatch):
-    monkeypatch.setenv(build.OPT_LEVEL_ENV, "pgo")
+    monkeypatch.setenv(build_settings.OPT_LEVEL_ENV, "pgo")
     monkeypatch.setenv("CC", "clang")
-    with pytest.raises(build.BuildError, match=r"BOARDRULES_OPT_LEVEL=pgo needs gcc"):
-        build.c_flags()
+    with pytest.raises(build_settings.BuildError, match=r"BOARDRULES_OPT_LEVEL=pgo needs gcc"):
+        build_settings.c_flags()
 
 
 TRAINED_MODULE = """import cython
@@ -339,7 +339,7 @@ def test_a_profile_guided_build_trains_on_games(tmp_path, monkeypatch):
     game ended by a rules error among them) left in the profile folder, then that folder
     goes. (A module of one class: the full editions' trained builds play their golden
     games, checked by hand with `BOARDRULES_OPT_LEVEL=pgo`; each takes half a minute.)"""
-    monkeypatch.setenv(build.OPT_LEVEL_ENV, "pgo")
+    monkeypatch.setenv(build_settings.OPT_LEVEL_ENV, "pgo")
     monkeypatch.setenv("CC", "gcc")
     counted = []
     train = profile_guided.train
@@ -364,32 +364,32 @@ def test_failed_training_games_are_a_build_error(tmp_path):
 
 
 def test_gcc_splits_code_generation_over_the_cores_above_o0(monkeypatch):
-    monkeypatch.setattr(build.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(build_settings.os, "cpu_count", lambda: 2)
     monkeypatch.setenv("CC", "gcc")
-    assert build.parallel_codegen_flags("1") == ("-flto=auto",)
-    assert build.parallel_codegen_flags("0") == ()
+    assert build_settings.parallel_codegen_flags("1") == ("-flto=auto",)
+    assert build_settings.parallel_codegen_flags("0") == ()
     monkeypatch.setenv("CC", "clang")
-    assert build.parallel_codegen_flags("1") == ()
+    assert build_settings.parallel_codegen_flags("1") == ()
     monkeypatch.setenv("CC", "gcc")
-    monkeypatch.setattr(build.os, "cpu_count", lambda: 1)
-    assert build.parallel_codegen_flags("1") == ()
+    monkeypatch.setattr(build_settings.os, "cpu_count", lambda: 1)
+    assert build_settings.parallel_codegen_flags("1") == ()
 
 
 def test_gcc_inlines_what_the_code_declares_inline_above_o0(monkeypatch):
     monkeypatch.setenv("CC", "gcc")
-    monkeypatch.setenv(build.OPT_LEVEL_ENV, "1")
-    assert build.inlining_flags("1") == ("--param=max-inline-insns-single=400",)
-    assert build.inlining_flags("1")[0] in build.c_flags()
-    assert build.inlining_flags("0") == ()
+    monkeypatch.setenv(build_settings.OPT_LEVEL_ENV, "1")
+    assert build_settings.inlining_flags("1") == ("--param=max-inline-insns-single=400",)
+    assert build_settings.inlining_flags("1")[0] in build_settings.c_flags()
+    assert build_settings.inlining_flags("0") == ()
     monkeypatch.setenv("CC", "clang")
-    assert build.inlining_flags("1") == ()
+    assert build_settings.inlining_flags("1") == ()
 
 
 def test_a_compiler_that_refuses_the_parallel_flags_builds_without_them(tmp_path,
                                                                        monkeypatch):
     """A gcc without its link-time optimization plugin: the same module, without the flags
     (a module of one class: the fallback is the subject, not the kernel's C)."""
-    monkeypatch.setattr(build, "parallel_codegen_flags",
+    monkeypatch.setattr(build_settings, "parallel_codegen_flags",
                         lambda level: ("-fno-such-flag-for-boardrules",))
     source = tmp_path / "br_fallback.py"
     source.write_text("import cython\n\n\n@cython.cclass\nclass Game:\n"
@@ -404,8 +404,8 @@ def test_each_optimization_level_has_its_own_cache_entry(monkeypatch):
     keys = set()
     monkeypatch.setenv("CC", "gcc")
     for level in ("0", "1", "2", "pgo"):
-        monkeypatch.setenv(build.OPT_LEVEL_ENV, level)
-        keys.add(build.toolchain())
+        monkeypatch.setenv(build_settings.OPT_LEVEL_ENV, level)
+        keys.add(build_settings.toolchain())
     assert len(keys) == 4
 
 
@@ -413,6 +413,6 @@ def test_the_suite_builds_in_a_cache_of_its_own():
     """The suite's some fifty test editions never land in the user's cache (conftest.py)."""
     root = Path(__file__).resolve().parents[2]
     suite = Path(os.environ.get("BOARDRULES_TEST_CACHE", root / ".cache" / "builds"))
-    assert build.cache_root() == suite
+    assert build_settings.cache_root() == suite
     user = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "boardrules"
     assert suite.resolve() != user.resolve()

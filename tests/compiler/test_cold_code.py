@@ -3,7 +3,7 @@ rest left as Cython wrote it."""
 
 from __future__ import annotations
 
-from boardrules.compiler import build
+from boardrules.compiler import build_settings
 from boardrules.compiler.cold_code import COLD_FUNCTIONS, POP, PUSH, mark_cold_functions
 
 C = """static PyObject *__pyx_pw_1m_4Game_3score(PyObject *self, PyObject *arg); /*proto*/
@@ -51,10 +51,10 @@ def test_what_does_not_read_as_one_definition_is_left_alone():
 
 def test_only_an_optimized_gcc_build_marks_them_and_its_cache_key_says_so(monkeypatch):
     monkeypatch.setenv("CC", "gcc")
-    assert not build.cold_functions_apart("0") and build.cold_functions_apart("1")
-    monkeypatch.setenv(build.OPT_LEVEL_ENV, "1")
-    assert COLD_FUNCTIONS in build.toolchain()
-    monkeypatch.setenv(build.OPT_LEVEL_ENV, "0")
-    assert COLD_FUNCTIONS not in build.toolchain()
+    assert not build_settings.cold_functions_apart("0") and build_settings.cold_functions_apart("1")
+    monkeypatch.setenv(build_settings.OPT_LEVEL_ENV, "1")
+    assert COLD_FUNCTIONS in build_settings.toolchain()
+    monkeypatch.setenv(build_settings.OPT_LEVEL_ENV, "0")
+    assert COLD_FUNCTIONS not in build_settings.toolchain()
     monkeypatch.setenv("CC", "clang")
-    assert not build.cold_functions_apart("2")  # clang has no such pragma
+    assert not build_settings.cold_functions_apart("2")  # clang has no such pragma

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from boardrules import cli
-from boardrules.compiler import build, codegen, cython_process, template_cache
+from boardrules.compiler import build, build_settings, codegen, cython_process, template_cache
 
 SOURCE = ("import cython\n\n\n@cython.cfunc\n"
           "def twice(x: cython.int) -> cython.int:\n    return x * 2\n")
@@ -44,7 +44,7 @@ def test_a_failure_in_a_process_started_ahead_is_a_build_error(tmp_path):
     source = tmp_path / "broken.py"
     source.write_text("def f(:\n")
     cython_process.start_ahead()
-    with pytest.raises(build.BuildError, match="Cython failed") as failure:
+    with pytest.raises(build_settings.BuildError, match="Cython failed") as failure:
         build._compile(source, tmp_path / "broken.so")
     assert "broken.py" in str(failure.value)
 

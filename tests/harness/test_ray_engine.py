@@ -53,9 +53,9 @@ def test_ray_plays_the_games_the_processes_play(local_ray, monkeypatch, tmp_path
     batches: list[int] = []
     run_batches = ray_engine.run_batches
 
-    def counting(module, backend, chunks):
+    def counting(module, backend, chunks, play, failure):
         batches.extend(chunk[3] for chunk in chunks)  # games per task
-        yield from run_batches(module, backend, chunks)
+        yield from run_batches(module, backend, chunks, play, failure)
     monkeypatch.setattr(ray_engine, "run_batches", counting)
     data = simulate(EDITION, GAMES, 4, SEED, engine="ray").to_json()
     assert data["settings"]["engine"] == "ray" and data["settings"]["workers"] == 2

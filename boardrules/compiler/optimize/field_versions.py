@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .. import ir
+from .slots import dimension
 
 
 @dataclass(frozen=True)
@@ -128,8 +129,6 @@ class FieldVersions:
     def of(cls, program: ir.Program) -> tuple[FieldVersions, ...]:
         """Every counter and field that a memo versions so: for every value the field takes,
         and every value a parameter that is one may take (its memo's slots)."""
-        from .memo import dimension
-
         spans: dict[tuple[str, str], set[int]] = {}
         tables = {t.name: t for t in program.tables}
         for a in program.aggregates:

@@ -31,7 +31,8 @@ from .. import ir
 from ..diagnostics import Reporter
 from .conjuncts import chain_of, chained
 from .effects import Effects, asked_in_windows
-from .memo import MAX_SLOTS, ReadSets, dimension
+from .memo import MAX_SLOTS, ReadSets
+from .slots import dimension
 from .walk import domain_exprs, walk_expr
 
 

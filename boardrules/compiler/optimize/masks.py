@@ -26,7 +26,7 @@ from .. import ir
 from ..diagnostics import Reporter
 from .conjuncts import chain_of, chained
 from .effects import Effects, program_code
-from .memo import dimension
+from .slots import dimension
 from .walk import map_program_exprs, unused_name, walk_expr
 
 # Members a word holds: bits 0 to 29, so that a word is a non-negative 32-bit int and -1

@@ -50,6 +50,7 @@ from .hand_keys import hand_versions
 from .index import HELD
 from .integers import Ranges
 from .regions import Regions
+from .slots import dimension
 from .walk import aggregate_nodes, assigned_locals, body_exprs, domain_exprs, walk_expr, walk_stmts
 
 CASH = "player_cash"  # the kernel array of each player's cash
@@ -252,17 +253,6 @@ class ReadSets:
         if d.index == HELD:  # a player's hand
             return {HOLDERS}
         return {self.counter_of_index[d.index]} if d.index in self.counter_of_index else set()
-
-
-def dimension(t: ir.Type, program: ir.Program) -> tuple[int, int] | None:
-    """(offset, size) of a parameter's slots: none is -1, so an optional one is shifted."""
-    sizes = {"player": program.max_players, "space": len(program.space_ids),
-             "group": len(program.group_ids), "card": len(program.card_ids),
-             "cell": program.cell_count, "bool": 2,
-             **{name: len(members) for name, members in program.enums.items()}}
-    if t.name not in sizes:
-        return None
-    return (1, sizes[t.name] + 1) if t.optional else (0, sizes[t.name])
 
 
 MAX_INT_VALUES = 64  # an integer parameter with more values in its calls: not a memo's slots

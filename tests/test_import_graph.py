@@ -1,0 +1,63 @@
+"""No import loops in the package: each module imports only modules below it.
+
+Every import counts, also one inside a function (a lazy import that closes a loop is a
+loop all the same); only imports for type checking (`if TYPE_CHECKING:`) do not, since
+they never run. A loop shows which modules should share a smaller module below them.
+"""
+
+from __future__ import annotations
+
+import ast
+import graphlib
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "boardrules"
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported(path: Path, name: str, known: set[str]) -> set[str]:
+    """The package's modules that a module imports (a `from X import Y` of a submodule Y
+    counts as an import of X.Y)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {id(node) for branch in ast.walk(tree)
+                   if isinstance(branch, ast.If) and "TYPE_CHECKING" in ast.unparse(branch.test)
+                   for node in ast.walk(branch)}
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    found = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package[:len(package) - node.level + 1] if node.level else []
+            module = ".".join(base + ([node.module] if node.module else []))
+            targets = [module] + [f"{module}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        found |= {t for t in targets if t in known and t != name}
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    paths = {module_name(p): p for p in PACKAGE.rglob("*.py")}
+    return {name: imported(path, name, set(paths)) for name, path in paths.items()}
+
+
+def test_the_package_has_no_import_loop():
+    try:
+        graphlib.TopologicalSorter(import_graph()).prepare()
+    except graphlib.CycleError as loop:
+        cycle = " -> ".join(loop.args[1])
+        raise AssertionError(f"an import loop: {cycle}") from None
+
+
+def test_the_graph_sees_lazy_imports():
+    """A lazy import inside a function is an edge (so the test above can fail)."""
+    graph = import_graph()
+    assert "boardrules.compiler.cython_process" in graph["boardrules.compiler.build"]
+    assert "boardrules.compiler.pipeline" in graph["boardrules.cli"]
