@@ -9,6 +9,7 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from ..agents.policies import playable
 from ..runtime.loader import load_module
 from .invariants import Violation, check_games, facts, first_per_game
 from .options import parse_options
@@ -28,6 +29,7 @@ def check_run(edition: str, games: int, players: int, seed: int, backend: str = 
     """Every violation in the games of a simulate run with these settings, in game order."""
     module = load_module(edition, backend)
     chosen = parse_options(module, options or [])
+    policies = playable(edition, policies)  # a Python policy's name: the policy, as simulate's
     workers = max(1, min(workers or os.cpu_count() or 1, games))
     size = max(1, -(-games // (workers * 4)))
     chunks = [(min(size, games - first), players, seed, first, policies, chosen, turn_cap)

@@ -77,3 +77,10 @@ def test_random_games_keep_the_invariants(edition):
                                             policies=["random"] * 4)))
     assert {v.invariant for v in found} <= {*facts(module).applicable, "rules-error"}
     assert not found, f"{len(found)} violations in {games} games: {[str(v) for v in found[:5]]}"
+
+
+def test_check_invariants_plays_a_python_policy(capsys):
+    """`--check-invariants` plays the run's policy, also one written in Python."""
+    assert main(["simulate", "animal_crossing", "--games", "3", "--workers", "1",
+                 "--policy", "window-passer", "--check-invariants"]) == 0
+    assert "violations         none" in capsys.readouterr().out
