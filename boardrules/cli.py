@@ -34,6 +34,7 @@ from .cli_support import (
 from .compiler.build import verified, watching
 from .compiler.build_settings import BuildError
 from .compiler.diagnostics import CompileError, did_you_mean, print_warnings, terminal_text
+from .harness.describe_format import SECTIONS as DESCRIBED_SECTIONS
 from .harness.failure_trace import TRACE_LINES
 from .harness.ray_engine import RayUnavailable
 from .harness.simulate import (
@@ -204,6 +205,11 @@ def build_parser() -> argparse.ArgumentParser:
     describe.add_argument("edition", help="an edition name under rulesets/ or a .rules file")
     describe.add_argument("--json", action="store_true",
                           help="print JSON (a stable schema) instead of text")
+    describe.add_argument("--section", action="append", choices=DESCRIBED_SECTIONS,
+                          metavar="NAME", help="only this section (repeatable), after the "
+                          "edition and its players: options (their types, ranges and "
+                          "defaults), params, spaces, decisions, rules, ... "
+                          f"(one of {', '.join(DESCRIBED_SECTIONS)}) (default: all)")
     _add_analysis_commands(commands)
     commands.add_parser("lsp", help="the language server for editors, on stdin and stdout "
                         "(docs/editor.md)")
@@ -401,6 +407,7 @@ def cmd_coverage(args) -> int:
 
 def cmd_describe(args) -> int:
     from .harness.describe import describe, edition_alone, format_text
+    from .harness.describe_format import only
 
     try:  # the whole front end, as `test` runs it: its result is kept, so either reads it back
         compilation = _compile(args.edition)
@@ -409,6 +416,8 @@ def cmd_describe(args) -> int:
         print("boardrules: warning: described without the scenario files, which do not "
               f"check (boardrules check {args.edition})", file=sys.stderr)
     data = describe(compilation)
+    if args.section:
+        data = only(data, args.section)
     print(json.dumps(data, indent=2) if args.json else format_text(data), end="\n"
           if args.json else "")
     return 0

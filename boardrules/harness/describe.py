@@ -332,3 +332,4 @@ def edition_alone(path: Path, error: CompileError):
 def describe(compilation) -> dict[str, Any]:
     """A checked compilation's vocabulary (the JSON `boardrules describe --json` prints)."""
     return Describer(compilation).data()
+

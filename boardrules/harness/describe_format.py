@@ -12,6 +12,17 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+HEADER = ("schema", "edition", "title", "currency", "players")
+SECTIONS = ("options", "params", "enums", "builtin_attributes", "fields", "counters", "groups",
+            "spaces", "dice", "decks", "grid", "events", "decisions", "procedures",
+            "game_properties", "windows", "library_modules", "rules", "other_targets")
+
+
+def only(data: dict[str, Any], sections: list[str]) -> dict[str, Any]:
+    """The description cut down to some sections (and the edition, title and players): what
+    `describe --section` prints, as text or JSON."""
+    return {key: value for key, value in data.items() if key in HEADER or key in sections}
+
 
 def _wrap(text: str, indent: str) -> list[str]:
     return textwrap.wrap(text, 92, initial_indent=indent, subsequent_indent=indent + "  ")
@@ -81,7 +92,8 @@ def _rule_lines(r: dict[str, Any]) -> list[str]:
 
 
 def format_text(data: dict[str, Any]) -> str:
-    """The description for a reader: one section per kind of definition."""
+    """The description for a reader: one section per kind of definition (those in the
+    data: `describe --section` leaves some out)."""
     players = data["players"]
     out = [f"edition {data['edition']}: {data['title']}",
            f"  players {players['min']} to {players['max']}"
@@ -92,41 +104,41 @@ def format_text(data: dict[str, Any]) -> str:
             out.extend(["", f"{title}:", *lines])
 
     section("options (scenario step: option NAME = VALUE)", [
-        line for o in data["options"] for line in _noted(
+        line for o in data.get("options", ()) for line in _noted(
             f"  {o['name']}: {o['type']} = {o['default']}  \"{o['title']}\""
             + (f"  (values: {', '.join(o['values'])})" if o["values"] else "")
             + (f"  (from {o['range'][0]} to {o['range'][1]})" if o.get("range") else ""), o)])
     section("library modules (what each one does, in its own words)", [
-        line for m in data["library_modules"]
+        line for m in data.get("library_modules", ())
         for line in _wrap(f"{m['name']}: {m['description'] or '(no description)'}", "  ")])
     section("params (the value in force, and the assumptions behind it)",
-            [line for p in data["params"] for line in _param_lines(p)])
-    section("enums", [line for e in data["enums"] for line in _noted(
+            [line for p in data.get("params", ()) for line in _param_lines(p)])
+    section("enums", [line for e in data.get("enums", ()) for line in _noted(
         f"  {e['name']} {{ {', '.join(e['members'])} }}", e)])
     section("built-in attributes (kernel functions and values: docs/language.md, 24-26)", [
         f"  {a['owner']}.{a['name']}: {a['type']}" + ("  (a given block may set it)"
                                                      if a["assignable"] else "")
-        for a in data["builtin_attributes"]])
+        for a in data.get("builtin_attributes", ())])
     section("fields (fixed data)", [
         f"  {f['owner']}.{f['name']}: {f['type']}"
-        + (f" = {f['default']}" if f["default"] else "") for f in data["fields"]])
+        + (f" = {f['default']}" if f["default"] else "") for f in data.get("fields", ())])
     section("counters (state; a given block may set them)", [
-        line for c in data["counters"] for line in _noted(
+        line for c in data.get("counters", ()) for line in _noted(
             f"  {c['owner']}.{c['name']}: {c['type']}"
             + (f" = {c['initial']}" if c["initial"] else "")
             + (f"  (scenario target {c['target']})" if c["quotes"] else ""), c)])
-    section("groups", [line for g in data["groups"] for line in _noted(
+    section("groups", [line for g in data.get("groups", ()) for line in _noted(
         f"  {g['name']} \"{g['title']}\""
         + (f" {{ {_values_text(g['values'])} }}" if g["values"] else ""), g)])
     section("board (in order; track position or offboard)", [
-        line for s in data["spaces"] for line in _noted(
+        line for s in data.get("spaces", ()) for line in _noted(
             f"  {'' if s['track'] is None else s['track']:>3} {s['name']} \"{s['title']}\" "
             f"{s['kind']}" + (f" offboard at {s['offboard_at']}" if s["offboard_at"] else "")
             + (f" {{ {_values_text(s['values'])} }}" if s["values"] else ""), s)])
-    section("dice", [line for d in data["dice"] for line in _noted(
+    section("dice", [line for d in data.get("dice", ()) for line in _noted(
         f"  {d['name']} faces [{', '.join(d['faces'])}]", d)])
     deck_lines: list[str] = []
-    for deck in data["decks"]:
+    for deck in data.get("decks", ()):
         deck_lines += _noted(f"  deck {deck['name']}({deck['params']}) \"{deck['title']}\"",
                              deck)
         for c in deck["cards"]:
@@ -136,22 +148,23 @@ def format_text(data: dict[str, Any]) -> str:
             deck_lines += _wrap(f"{c['name']} \"{c['text']}\"{extra}", "    ")
             deck_lines += _noted("", c, "        ")[1:]
     section("decks and cards", deck_lines)
-    if data["grid"]:
+    if data.get("grid"):
         grid = data["grid"]
         section("grid", _noted(f"  {grid['name']} {grid['width']} x {grid['height']}", grid))
-    section("events", [_event_line(e) for e in data["events"]])
-    section("decisions (scenario step: answer NAME [...])", _decision_lines(data["decisions"]))
+    section("events", [_event_line(e) for e in data.get("events", ())])
+    section("decisions (scenario step: answer NAME [...])",
+            _decision_lines(data.get("decisions", ())))
     section("windows (where players act out of turn: the decisions each asks)",
-            _window_lines(data["windows"]))
+            _window_lines(data.get("windows", ())))
     section("procedures (callable in a given block; bodies not shown)", [
-        line for p in data["procedures"]
+        line for p in data.get("procedures", ())
         for line in _noted(f"  {p['signature']}  [{p['defined_in']}]", p)])
     section("game properties (scenario targets when quoted: scenario \"...\" for game_over)",
-            _game_lines(data["game_properties"]))
+            _game_lines(data.get("game_properties", ())))
     section("rules (scenario targets: scenario \"...\" for RULE)", [
-        line for r in data["rules"] for line in _rule_lines(r)])
+        line for r in data.get("rules", ()) for line in _rule_lines(r)])
     section("other scenario targets (definitions that quote the rulebook)", [
-        line for t in data["other_targets"] for line in _noted(f"  {t['name']}", t)])
+        line for t in data.get("other_targets", ()) for line in _noted(f"  {t['name']}", t)])
     return "\n".join(out) + "\n"
 
 

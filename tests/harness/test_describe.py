@@ -12,6 +12,7 @@ import pytest
 from boardrules.cli import main
 from boardrules.compiler.diagnostics import source_lines
 from boardrules.harness.describe import describe, format_text
+from boardrules.harness.describe_format import SECTIONS as DESCRIBED
 from boardrules.harness.describe_text import expr_text
 from boardrules.runtime.loader import compile_edition, resolve_edition
 
@@ -89,6 +90,22 @@ def test_json_output_parses(capsys):
     assert {"kind": "rule", "name": "buy_or_auction"} in buy["asked_in"]
     sound = next(d for d in data["dice"] if d["name"] == "sound")
     assert "coin_ping" in sound["faces"]
+
+
+def test_a_section_alone_shows_the_options_with_the_players(capsys):
+    """`--section options`: an edition's options (types, ranges, defaults) and its players."""
+    assert main(["describe", "disney_theme_park", "--section", "options"]) == 0
+    text = capsys.readouterr().out
+    assert "players 2 to 8" in text and "time_limit: int = 0" in text
+    assert "(from 0 to 10000)" in text and "\nparams" not in text and "\nrules" not in text
+    assert main(["describe", "disney_theme_park", "--section", "options",
+                 "--section", "params", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) == {"schema", "edition", "title", "currency", "players", "options",
+                         "params"}
+    assert set(DESCRIBED) == TOP_KEYS - set(data) | {"options", "params"}
+    assert main(["describe", "disney_theme_park", "--section", "optoins"]) == 2
+    assert "did you mean 'options'" in capsys.readouterr().err
 
 
 def test_an_unknown_edition_is_one_line_and_exit_2(capsys):
