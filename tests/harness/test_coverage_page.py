@@ -11,13 +11,13 @@ Chromium and chromedriver can be found (`.ci/run` installs them).
 from __future__ import annotations
 
 import re
-import shutil
 import tomllib
 from fnmatch import fnmatch
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from headless import headless_page, needs_browser, scrolls_sideways
 
 from boardrules import __version__
 from boardrules.harness.coverage import MEANINGS, STATUSES, Report, coverage
@@ -166,38 +166,13 @@ def test_the_template_is_package_data():
 # ---- in a real browser ----------------------------------------------------------------------
 
 
-def _browser() -> tuple[str, str] | None:
-    browser = next(filter(None, map(shutil.which, ("chromium", "chromium-browser",
-                                                   "google-chrome", "chrome"))), None)
-    driver = shutil.which("chromedriver")
-    return (browser, driver) if browser and driver else None
-
-
-needs_browser = pytest.mark.skipif(
-    _browser() is None, reason="no headless browser: install Chromium and chromedriver "
-    "(apt-get install chromium chromium-driver), as .ci/run does")
-
-
 @pytest.fixture(scope="module")
 def browser(page, tmp_path_factory):
     """One headless Chromium session for the module, on the demo page (a file: URL)."""
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
-    from selenium.webdriver.chrome.service import Service
-
     path = tmp_path_factory.mktemp("coverage_page") / "coverage.html"
     path.write_text(page)
-    binary, chromedriver = _browser()
-    options = webdriver.ChromeOptions()
-    options.binary_location = binary
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--disable-extensions", "--window-size=1400,900"):
-        options.add_argument(argument)
-    # the driver's path is given, so Selenium Manager (which could download one) never runs
-    driver = webdriver.Chrome(options=options, service=Service(chromedriver))
-    driver.url_of_page = path.as_uri()
-    driver.get(driver.url_of_page)
-    yield driver
-    driver.quit()
+    with headless_page(path) as driver:
+        yield driver
 
 
 def _open(driver, width: int = 1400) -> None:
@@ -287,12 +262,7 @@ def _a_link_to_a_hidden_section_shows_everything(browser) -> None:
 
 def _fits(browser, width: int) -> None:
     _open(browser, width)
-    page, viewport, table, box = browser.execute_script(
-        "const t = document.querySelector('table.summary'); "
-        "return [document.documentElement.scrollWidth, document.documentElement.clientWidth, "
-        "t.scrollWidth, t.parentElement.clientWidth]")
-    assert page <= viewport, f"the page scrolls sideways at {width} px"
-    assert table <= box, f"the summary table scrolls sideways at {width} px"
+    assert not scrolls_sideways(browser, "table.summary"), f"at {width} px"
 
 
 @needs_browser

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from headless import browser_found, headless_page, scrolls_sideways
 
 from boardrules.cli import main
 from boardrules.compiler.mutations import mutants
@@ -132,6 +133,8 @@ def test_a_scenario_that_checks_nothing_leaves_its_sentence_exercised(tmp_path,
     assert f"{dropped['file']}:{dropped['line']}: rule bonus: `pay(bank, p, bonus_pay)` -> " \
         "`(removed)` survived" in format_report(data)
     assert html_problems(render_html(data)) == []
+    if browser_found():
+        page_fits_a_phone(tmp_path, render_html(data))
     noted = next(m for m in data["mutants"] if m["after"] == "s.kind != bonus")
     assert noted["status"] == "equivalent" and "a test of the note" in noted["detail"]
     stale = data["stale_notes"]  # a note with a place names only the mutant on that line
@@ -179,3 +182,19 @@ def test_every_equivalent_note_names_a_mutant(edition):
     it: the mutant then survives again, and only a mutation run would say so."""
     checked = compile_rules(resolve_edition(edition), until="check")
     assert match_notes(checked, mutants(checked))[1] == []
+
+
+def page_fits_a_phone(tmp_path: Path, html: str) -> None:
+    """At 400 and 1400 px the page never scrolls sideways (the table may, in its box), and a
+    `where` cell reads on one line."""
+    path = tmp_path / "mutation.html"
+    path.write_text(html)
+    with headless_page(path) as driver:
+        for width in (400, 1400):
+            driver.set_window_size(width, 900)
+            assert "the page" not in scrolls_sideways(driver, "table.summary"), width
+            lines = driver.execute_script(
+                "return [...document.querySelectorAll('td.where code')].map(c => "
+                "Math.round(c.getBoundingClientRect().height / "
+                "parseFloat(getComputedStyle(c).lineHeight || 20)))")
+            assert lines and set(lines) == {1}, f"a where cell wraps at {width} px: {lines}"
