@@ -15,6 +15,7 @@ Standard library only: the loader's fast path (compiler/source_index.py) uses it
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -76,6 +77,40 @@ def find_library(name: str, search: Iterable[Path]) -> Path | None:
         if candidate.is_file() and inside(candidate, folder):
             return candidate
     return None
+
+
+IMPORT_LINE = re.compile(rb"^[ \t]*import[ \t]+(\w+(?:\s*,\s*\w+)*)", re.M)
+
+
+def source_size(edition_path: Path) -> int:
+    """The bytes the front end reads for an edition: its file, the libraries it imports
+    (found by their `import` lines as the loader finds them, each once) and its scenario
+    files. A build's progress measures the front end by it, before anything is parsed; a
+    file that cannot be read counts nothing (the front end then says why)."""
+    search = search_path(edition_path)
+    scenarios = [path for path, _ in scenario_paths(edition_path)]
+    seen = {path.resolve() for path in (edition_path, *scenarios)}
+    total, queue = sum(_size(path) for path in scenarios), [edition_path]
+    while queue:
+        try:
+            data = queue.pop().read_bytes()
+        except OSError:
+            continue
+        total += len(data)
+        for names in IMPORT_LINE.findall(data):
+            for name in re.split(r"[\s,]+", names.decode()):
+                found = find_library(name, search)
+                if found is not None and found.resolve() not in seen:
+                    seen.add(found.resolve())
+                    queue.append(found)
+    return total
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def inside(path: Path, folder: Path) -> bool:

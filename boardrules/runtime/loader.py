@@ -35,7 +35,7 @@ from ..compiler.build import (
     write_source,
 )
 from ..compiler.build_settings import BuildError
-from ..compiler.libpath import bundled_rulesets
+from ..compiler.libpath import bundled_rulesets, source_size
 
 if TYPE_CHECKING:
     from ..compiler.pipeline import Compilation
@@ -132,7 +132,7 @@ def compile_edition(path: Path, until: str = "codegen") -> Compilation:
         kept = front_end_cache.load(path)
         if kept is not None:
             return kept
-    with step("front end", path.stat().st_size):
+    with step("front end", source_size(path)):
         compilation = compile_rules(path, until=until)
     front_end_cache.keep(compilation)  # only one that reached code generation is kept
     return compilation

@@ -5,6 +5,7 @@ on its own."""
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 
 from boardrules.cli import main
 from boardrules.compiler import modules, source_index
+from boardrules.compiler.build import watching
 from boardrules.compiler.diagnostics import CompileError
 from boardrules.compiler.error_codes import ErrorCode as E
 from boardrules.compiler.libpath import (
@@ -20,12 +22,18 @@ from boardrules.compiler.libpath import (
     find_library,
     library_dirs,
     search_path,
+    source_size,
 )
 from boardrules.compiler.library_check import check_library, library_module
 from boardrules.compiler.modules import load_sources
 from boardrules.compiler.pipeline import compile_rules
 from boardrules.harness.scaffold import new_edition
-from boardrules.runtime.loader import EditionNotFound, load_module, resolve_edition
+from boardrules.runtime.loader import (
+    EditionNotFound,
+    compile_edition,
+    load_module,
+    resolve_edition,
+)
 
 HEAD = 'edition "T" { rulebook "rulebook.txt" }\n'
 SMALL_EDITION = HEAD + """import walk
@@ -187,3 +195,43 @@ def test_lib_option_adds_a_folder_and_a_missing_one_is_a_usage_error(tmp_path, c
     assert main(["check", str(edition), "--lib", str(tmp_path / "nowhere")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--lib" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("edition", ["disney_theme_park", "builder", "animal_crossing",
+                                     "super_mario_celebration"])
+def test_source_size_counts_what_the_front_end_reads(edition):
+    """A build's progress measures the front end by the edition, the libraries it imports
+    and its scenario files: the bytes the loader reads, found without parsing."""
+    path = resolve_edition(edition)
+    read = load_sources(path).texts
+    assert source_size(path) == sum(len(text.encode()) for text in read.values())
+    assert source_size(path) > path.stat().st_size
+
+
+def test_source_size_follows_imports_over_lines_and_skips_what_is_missing(tmp_path,
+                                                                         no_search_path):
+    edition = small_edition(tmp_path / "t")
+    edition.write_text(HEAD + "import walk,\n  run\nimport missing\n")
+    walk = write(tmp_path / "lib" / "walk.rules", "import run\n" + WALK.format(rule="a"))
+    run = write(tmp_path / "lib" / "run.rules", WALK.format(rule="b"))
+    scenario = write(tmp_path / "t" / "scenarios" / "s.rules", "# none yet\n")
+    sizes = (edition, walk, run, scenario)
+    assert source_size(edition) == sum(p.stat().st_size for p in sizes)
+
+
+def test_a_build_shows_the_front_end_by_all_it_reads(tmp_path, no_search_path):
+    """The progress display's estimate of the front end counts the imported library."""
+    edition = small_edition(tmp_path / "t")
+    write(tmp_path / "lib" / "walk.rules", WALK.format(rule="walking") + "# " + "x" * 5000)
+    shown: list[tuple[str, int]] = []
+
+    @contextmanager
+    def watcher(step: str, size: int):
+        shown.append((step, size))
+        yield
+
+    with watching(watcher):
+        compile_edition(edition)
+    assert shown == [("front end", source_size(edition))]
+    assert source_size(edition) > 5000 > edition.stat().st_size
+
