@@ -26,7 +26,7 @@ def test_a_param_set_is_built_in_with_the_params_derived_from_it(backend):
     changed = load_module(DEMO, backend, ["bonus_pay=7"])
     assert changed.PARAMS["bonus_pay"] == 7 and changed.PARAMS["keep"] == 14
     assert final_cash(changed) == [14, 14]  # the bonus of 7, taken below 14
-    strategy = load_module(DEMO, backend, ["keep=100", "doubled=true"])
+    strategy = load_module(DEMO, backend, ["keep=100", "doubled=yes"])
     assert final_cash(strategy) == [40, 40]  # taken at every landing (4), twice the bonus
     own = load_module(DEMO, backend)  # the edition's own module is still the one it loads
     assert own.PARAMS["bonus_pay"] == 5 and own.PARAMS["keep"] == 10
@@ -37,6 +37,7 @@ def test_a_param_set_is_built_in_with_the_params_derived_from_it(backend):
     ("bonus_py=7", "param_demo has no param 'bonus_py' (did you mean 'bonus_pay'?"),
     ("nothing=1", "has no param 'nothing' (`boardrules describe` lists them)"),
     ("keep=lots", "param 'keep' (money) takes an integer, not 'lots'"),
+    ("keep=--5", "param 'keep' (money) takes an integer, not '--5'"),
     ("doubled=2", "param 'doubled' (bool) takes true or false, not '2'"),
     ("keep", "--param keep: give a value, as in keep=VALUE"),
     ("keep=99999999999", "--param keep=99999999999: the constant 99999999999 is outside"),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -24,7 +25,9 @@ if TYPE_CHECKING:
     from .pipeline import Compilation
 
 SETTABLE = ("int", "money", "bool")
-BOOLS = {"true": True, "false": False}
+BOOLS = {**dict.fromkeys(("true", "yes", "on", "1"), True),  # as --option reads a bool
+         **dict.fromkeys(("false", "no", "off", "0"), False)}
+INTEGER = re.compile(r"-?[0-9]+")
 
 
 class ParamError(ValueError):
@@ -52,7 +55,7 @@ def parse_params(compilation: Compilation, settings: Sequence[str]) -> dict[str,
             raise ParamError(f"--param {name}: give a value, as in {name}=VALUE")
         if kind == "bool" and text.lower() in BOOLS:
             values[name] = BOOLS[text.lower()]
-        elif kind != "bool" and text.lstrip("-").isdigit():
+        elif kind != "bool" and INTEGER.fullmatch(text):
             values[name] = int(text)
         else:
             wanted = "true or false" if kind == "bool" else "an integer"
