@@ -1,7 +1,7 @@
 """Landing shares per throw of an edition on the classic board against the C reference.
 
     python benchmarks/landing_vs_cref.py [EDITION] [--games N] [--players P] [--seed S]
-        [--cref PATH] [--jail SPACE] [--jail-policy never|own] [--reserve-param NAME]
+        [--cref PATH] [--jail SPACE] [--jail-policy never|always|own] [--reserve-param NAME]
         [--option NAME=VALUE] [--json FILE]
 
 The edition (default disney_theme_park, the classic board renamed) is simulated with
@@ -19,8 +19,9 @@ three tries, the fine after the last, cards, Go to Jail), both sides play the sa
 policy, by default `never`: nobody pays the fine before a throw (the edition built with
 its reserve param, --reserve-param, set to NEVER, as `simulate --param` does; the
 reference compiled with JAIL_RESERVE the same), so a player leaves jail by doubles, a
-Get Out of Jail Free card or the third throw. `--jail-policy own` keeps each side's own
-reserve (the edition's default strategy against the reference's 150). The reference has
+Get Out of Jail Free card or the third throw. `--jail-policy always` pays it whenever the
+cash covers it (a reserve of 0 on both sides), `own` keeps each side's own reserve (the
+edition's default strategy against the reference's 150). The reference has
 no auctions or trades and its own buying and building, which change no landing but
 through the game's length and the players' cash. The table lists the squares by the
 size of the difference (points of percentage). Exit status 2 when the reference or gcc
@@ -43,6 +44,11 @@ from boardrules.harness.simulate import simulate
 
 REFERENCE_JAIL = 40  # the reference's square for a token in jail
 NEVER = 1_000_000_000  # a reserve no player's cash reaches: the fine is never paid early
+# the reserve both sides keep before paying the fine early, by jail policy (own: their own)
+RESERVES = {"never": NEVER, "always": 0, "own": None}
+POLICY_TEXT = {"never": "neither pays the jail fine early",
+               "always": "both pay the jail fine early when they can",
+               "own": "each its own jail reserve"}
 TABLE_ROW = re.compile(r"^\s*(\d+) (.*?)\s+([\d.]+)$")
 
 
@@ -58,6 +64,16 @@ def with_defines(source: Path, values: dict[str, int], folder: Path) -> Path:
     copy = folder / source.name
     copy.write_text(text)
     return copy
+
+
+def jail_settings(policy: str, reserve_param: str) -> tuple[list[str], dict[str, int]]:
+    """The edition's --param settings and the reference's defines for a jail policy. The
+    edition pays with cash of at least the reserve and the fine, the reference with the
+    fine and the reserve: the same with a reserve of 0 or one nobody reaches."""
+    reserve = RESERVES[policy]
+    if reserve is None:
+        return [], {}
+    return [f"{reserve_param}={reserve}"], {"JAIL_RESERVE": reserve}
 
 
 def reference_table(binary: Path, games: int, players: int, seed: int) -> dict[int, float]:
@@ -86,8 +102,9 @@ def main() -> int:
     parser = games_parser(__doc__, 100000)
     parser.add_argument("--cref", type=Path, default=CREF_DEFAULT)
     parser.add_argument("--jail", default="in_jail", help="the edition's jail space")
-    parser.add_argument("--jail-policy", choices=("never", "own"), default="never",
-                        help="never: neither side pays the fine early; own: each its own")
+    parser.add_argument("--jail-policy", choices=tuple(RESERVES), default="never",
+                        help="never: neither side pays the fine early; always: both do when "
+                        "they can; own: each side its own reserve")
     parser.add_argument("--reserve-param", default="jail_reserve", metavar="NAME",
                         help="the edition's param below which its strategy keeps the fine")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
@@ -96,8 +113,7 @@ def main() -> int:
     gcc = gcc_for(args.cref)
     if gcc is None:
         return 2
-    never = args.jail_policy == "never"
-    params = [f"{args.reserve_param}={NEVER}"] if never else []
+    params, jail_defines = jail_settings(args.jail_policy, args.reserve_param)
     try:
         summary = simulate(args.edition, args.games, args.players, args.seed, workers=1,
                            options=args.option, params=params).to_json()
@@ -105,14 +121,14 @@ def main() -> int:
         print(f"boardrules: error: {exc}", file=sys.stderr)
         return 2
     rounds = max(1, round(summary["mean_turns"] / args.players))
-    knobs = {"TURN_CAP": rounds, **({"JAIL_RESERVE": NEVER} if never else {})}
+    knobs = {"TURN_CAP": rounds, **jail_defines}
     with tempfile.TemporaryDirectory() as tmp, \
             built_cref(gcc, with_defines(args.cref, knobs, Path(tmp))) as binary:
         reference = reference_table(binary, args.games, args.players, args.seed)
     rows = compared(summary["landing"], reference, args.jail)
     print(f"{args.edition}: {args.games} games of {args.players}, seed {args.seed}, mean "
           f"{summary['mean_turns']:.1f} turns; the reference capped at {rounds} rounds; "
-          + ("neither pays the jail fine early" if never else "each its own jail reserve"))
+          + POLICY_TEXT[args.jail_policy])
     print(f"{'square':>6}  {'space':<24}{'edition %':>10}{'reference %':>13}{'difference':>12}")
     for row in rows:
         print(f"{row['square']:>6}  {row['id']:<24}{row['edition']:>10.3f}"

@@ -161,6 +161,18 @@ def test_landing_is_compared_square_by_square_with_the_reference_capped_at_the_m
         "boardrules: error: disney_theme_park has no param 'jail_reserv'")
 
 
+def test_each_jail_policy_sets_the_same_reserve_on_both_sides():
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from landing_vs_cref import jail_settings
+    finally:
+        sys.path.pop(0)
+    assert jail_settings("never", "jail_reserve") == (
+        ["jail_reserve=1000000000"], {"JAIL_RESERVE": 1000000000})
+    assert jail_settings("always", "reserve") == (["reserve=0"], {"JAIL_RESERVE": 0})
+    assert jail_settings("own", "jail_reserve") == ([], {})
+
+
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
 def test_each_side_may_keep_its_own_jail_policy(tmp_path):
     report, _ = landing_report(tmp_path, "--jail-policy", "own")
