@@ -160,6 +160,10 @@ def build_parser() -> argparse.ArgumentParser:
                      "but often passing in windows; docs/agents.md)")
     sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                      help="choose one of the edition's options (variants); repeatable")
+    sim.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                     help="build the edition with a declared int, money or bool param set to "
+                     "VALUE (a strategy's reserve, a fine), as if the rules file said so; "
+                     "repeatable")
     sim.add_argument("--check-invariants", action="store_true",
                      help="also check every game's invariants after each turn (money through "
                      "the ledger, retired owners, supply, even building...); exit 1 on a "
@@ -325,12 +329,13 @@ def cmd_simulate(args) -> int:
     check_outputs([("--json", args.json), ("--games-out", args.games_out)],
                   run_inputs([args.edition]))  # before any game is played
     check_engine(args.engine, args.address)
-    checked_module(args.edition, args.backend, args.players, args.option)
+    checked_module(args.edition, args.backend, args.players, args.option, args.param)
     try:
         summary = simulate(args.edition, args.games, args.players, args.seed, args.backend,
                            workers=args.workers, engine=args.engine, turn_cap=args.turn_limit,
                            policies=policies, options=args.option, progress=ProgressBar(),
-                           records=bool(args.games_out), address=args.address)
+                           records=bool(args.games_out), address=args.address,
+                           params=args.param)
     except Interrupted as stop:
         summary = stop.done
     data = summary.to_json()

@@ -137,14 +137,19 @@ def check_edition(edition: str) -> None:
 
 
 def checked_module(edition: str, backend: str, players: int | None = None,
-                   options: list[str] | None = None) -> ModuleType:
-    """The edition's module (compiled if need be), with the number of players and the
-    options checked against it (exit 2)."""
+                   options: list[str] | None = None, params: list[str] | None = None
+                   ) -> ModuleType:
+    """The edition's module (compiled if need be, with `params` set), with the number of
+    players, the options and the params checked against it (exit 2)."""
+    from .compiler.param_settings import ParamError
     from .harness.options import parse_options
     from .runtime.loader import load_module
 
     check_edition(edition)
-    module = load_module(edition, backend)
+    try:
+        module = load_module(edition, backend, params or ())
+    except ParamError as exc:
+        raise UsageError(str(exc)) from None
     if players is not None and not module.MIN_PLAYERS <= players <= module.MAX_PLAYERS:
         raise UsageError(f"{module.EDITION} is for {module.MIN_PLAYERS} to "
                          f"{module.MAX_PLAYERS} players, not {players}")

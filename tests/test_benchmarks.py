@@ -103,31 +103,39 @@ def test_the_instruction_count_reports_the_game_loop_per_turn():
 
 
 # A stand-in for the C reference: its landing table in the reference's format, every
-# square at 2.5% but In Jail, which shows the turn cap the script set.
+# square at 2.5% but In Jail, which shows the turn cap the script set, and Go, which
+# shows the jail reserve (in units of a billion: 1 when nobody pays the fine early).
 FAKE_REFERENCE = r"""
 #include <stdio.h>
+#define JAIL_RESERVE    100   /* pay the fine at once if cash >= 50 + this */
 #define TURN_CAP        1000  /* turns per player */
 int main(void) {
     printf("capped fraction: 0\n\nlanding frequency (%% of landings):\n");
-    for (int i = 0; i < 40; i++) printf("%2d Square %-16d%8.4f\n", i, i, 2.5);
+    printf(" 0 Square 0           %8.4f\n", JAIL_RESERVE / 1e9);
+    for (int i = 1; i < 40; i++) printf("%2d Square %-16d%8.4f\n", i, i, 2.5);
     printf("40 In Jail           %8.4f\n", TURN_CAP / 100.0);
     return 0;
 }
 """
 
 
-@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
-def test_landing_is_compared_square_by_square_with_the_reference_capped_at_the_mean(
-        tmp_path):
+def landing_report(tmp_path: Path, *arguments: str) -> tuple[dict, str]:
+    """The script's JSON report and its output, against the stand-in reference."""
     source = tmp_path / "monopoly_ref.c"
     source.write_text(FAKE_REFERENCE)
     out = tmp_path / "landing.json"
     run = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks/landing_vs_cref.py"), "--games", "20",
-         "--seed", "1", "--cref", str(source), "--json", str(out)],
+         "--seed", "1", "--cref", str(source), "--json", str(out), *arguments],
         capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
-    report = json.loads(out.read_text())
+    return json.loads(out.read_text()), run.stdout
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+def test_landing_is_compared_square_by_square_with_the_reference_capped_at_the_mean(
+        tmp_path):
+    report, stdout = landing_report(tmp_path)
     rounds = round(report["mean_turns"] / 4)
     assert report["reference_rounds"] == rounds
     squares = {row["square"]: row for row in report["squares"]}
@@ -137,11 +145,40 @@ def test_landing_is_compared_square_by_square_with_the_reference_capped_at_the_m
     assert all(row["difference"] == pytest.approx(row["edition"] - row["reference"],
                                                   abs=1e-3) for row in squares.values())
     gaps = [abs(row["difference"]) for row in report["squares"]]
-    assert gaps == sorted(gaps, reverse=True) and f"largest difference: {gaps[0]:.3f}" in run.stdout
+    assert gaps == sorted(gaps, reverse=True) and f"largest difference: {gaps[0]:.3f}" in stdout
+    # by default neither side pays the jail fine early: the same policy on both
+    assert squares[0]["reference"] == 1.0 and report["jail_policy"] == "never"
+    assert report["params"] == ["jail_reserve=1000000000"]
     missing = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks/landing_vs_cref.py"), "--cref",
          str(tmp_path / "none.c")], capture_output=True, text=True, timeout=600)
     assert missing.returncode == 2 and "boardrules: error: needs" in missing.stderr
+    unknown = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks/landing_vs_cref.py"), "--cref",
+         str(tmp_path / "monopoly_ref.c"), "--reserve-param", "jail_reserv"],
+        capture_output=True, text=True, timeout=600)
+    assert unknown.returncode == 2 and unknown.stderr.startswith(
+        "boardrules: error: disney_theme_park has no param 'jail_reserv'")
+
+
+def test_each_jail_policy_sets_the_same_reserve_on_both_sides():
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from landing_vs_cref import jail_settings
+    finally:
+        sys.path.pop(0)
+    assert jail_settings("never", "jail_reserve") == (
+        ["jail_reserve=1000000000"], {"JAIL_RESERVE": 1000000000})
+    assert jail_settings("always", "reserve") == (["reserve=0"], {"JAIL_RESERVE": 0})
+    assert jail_settings("own", "jail_reserve") == ([], {})
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+def test_each_side_may_keep_its_own_jail_policy(tmp_path):
+    report, _ = landing_report(tmp_path, "--jail-policy", "own")
+    squares = {row["square"]: row for row in report["squares"]}
+    assert squares[0]["reference"] == 0.0 and report["params"] == []  # the reserve of 100
+    assert report["reference_defines"] == {"TURN_CAP": report["reference_rounds"]}
 
 
 def _reference() -> Path | None:

@@ -142,6 +142,20 @@ def _guarded(name: str, run: Callable[[Compilation], None], c: Compilation) -> N
         c.reporter.raise_if_errors()
 
 
+def recheck(checked: Compilation, symbols: Symbols) -> Compilation:
+    """Other symbols for a compiled edition (a param given another value) through the
+    passes from `check` on, as the edition's own went (raises CompileError)."""
+    compilation = Compilation(checked.path, sources=checked.sources, symbols=symbols,
+                              rulebook=checked.rulebook, scenario_files=checked.scenario_files)
+    first = PASS_NAMES.index("check")
+    with cycle_collection_paused():
+        for name, run, stop_on_error in PASSES[first:]:
+            _guarded(name, run, compilation)
+            if stop_on_error:
+                compilation.reporter.raise_if_errors()
+    return compilation
+
+
 def compile_rules(path: Path, until: str = "codegen",
                   after_pass: Callable[[str, Compilation], None] | None = None,
                   skip: Collection[str] = (), scenario_files: bool = True) -> Compilation:

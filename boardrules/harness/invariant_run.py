@@ -10,7 +10,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from ..agents.policies import playable
-from ..runtime.loader import load_module
+from ..runtime.loader import load_module, load_published, published_name
 from .invariants import Violation, check_games, facts, first_per_game
 from .options import parse_options
 from .simulate import ignore_sigint, stop_pool
@@ -18,16 +18,17 @@ from .simulate import ignore_sigint, stop_pool
 SHOWN = 20  # violations listed; the rest are counted
 
 
-def check_chunk(edition: str, backend: str, *chunk: Any) -> list[Violation]:
-    """A worker's share of the games (the module comes from the cache)."""
-    return check_games(load_module(edition, backend), *chunk)
+def check_chunk(module_name: str, backend: str, *chunk: Any) -> list[Violation]:
+    """A worker's share of the games (the module the driver built, from the cache)."""
+    return check_games(load_published(module_name, backend), *chunk)
 
 
 def check_run(edition: str, games: int, players: int, seed: int, backend: str = "compiled",
               policies: list[str] | None = None, options: list[str] | None = None,
-              turn_cap: int | None = None, workers: int | None = None) -> list[Violation]:
+              turn_cap: int | None = None, workers: int | None = None,
+              params: list[str] | None = None) -> list[Violation]:
     """Every violation in the games of a simulate run with these settings, in game order."""
-    module = load_module(edition, backend)
+    module = load_module(edition, backend, params or ())
     chosen = parse_options(module, options or [])
     policies = playable(edition, policies)  # a Python policy's name: the policy, as simulate's
     workers = max(1, min(workers or os.cpu_count() or 1, games))
@@ -39,7 +40,7 @@ def check_run(edition: str, games: int, players: int, seed: int, backend: str = 
     else:
         pool = ProcessPoolExecutor(max_workers=workers, initializer=ignore_sigint)
         try:
-            found = [v for part in pool.map(check_chunk, [edition] * len(chunks),
+            found = [v for part in pool.map(check_chunk, [published_name(module)] * len(chunks),
                                             [backend] * len(chunks), *zip(*chunks, strict=True))
                      for v in part]
         except BaseException:  # Ctrl-C or a failure: no game goes on
@@ -67,8 +68,8 @@ def format_violations(module_facts: tuple[str, ...], games: int, found: list[Vio
 def command(args: Any, policies: list[str] | None) -> int:
     """simulate's --check-invariants, after the summary: 0 when every invariant held."""
     found = check_run(args.edition, args.games, args.players, args.seed, args.backend,
-                      policies, args.option, args.turn_limit, args.workers)
-    applicable = facts(load_module(args.edition, args.backend)).applicable
+                      policies, args.option, args.turn_limit, args.workers, args.param)
+    applicable = facts(load_module(args.edition, args.backend, args.param)).applicable
     print()
     print(format_violations(applicable, args.games, found))
     return 1 if found else 0

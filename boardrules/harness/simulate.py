@@ -27,7 +27,7 @@ from .. import __version__
 from ..agents.policies import playable
 from ..outputs import atomic_file, write_atomic
 from ..runtime.errors import rules_location
-from ..runtime.loader import load_module
+from ..runtime.loader import load_module, load_published, published_name
 from .options import parse_options
 from .statistics import describe, seats_differ, wilson
 
@@ -102,9 +102,9 @@ def end_reason(game) -> str:
     return "the edition's end"
 
 
-def play_chunk(edition: str, backend: str, *chunk: Any) -> Tally:
-    """Play a chunk of games in a worker process (loading the edition from the cache)."""
-    return play_games(load_module(edition, backend), *chunk)
+def play_chunk(module_name: str, backend: str, *chunk: Any) -> Tally:
+    """Play a chunk of games in a worker process (loading the module from the cache)."""
+    return play_games(load_published(module_name, backend), *chunk)
 
 
 def play_games(module: ModuleType, players: int, seed: int, first: int, count: int,
@@ -211,14 +211,17 @@ def simulate(edition: str, games: int, players: int, seed: int, backend: str = "
              workers: int | None = None, engine: str = "processes", turn_cap: int | None = None,
              policies: list[str] | None = None, options: list[str] | None = None,
              progress: Callable[[int, int], None] | None = None,
-             records: bool = False, address: str | None = None) -> Summary:
+             records: bool = False, address: str | None = None,
+             params: list[str] | None = None) -> Summary:
     """Play the games; with `records`, keep one record per game (Summary.tally.records).
+    `params` (`NAME=VALUE`) builds the edition with those params set (a strategy's
+    reserve, a fine: runtime/loader.py's load_module).
     The ray engine runs on the Ray cluster at `address`, else on a local Ray started for
     the run with `workers` CPUs. Ctrl-C stops the workers at once and raises Interrupted
     with the games played so far (a partial Summary), unless none was."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine '{engine}': choose {' or '.join(ENGINES)}")
-    module = load_module(edition, backend)  # compile once, before any worker starts
+    module = load_module(edition, backend, params or ())  # compiled before any worker starts
     if not module.MIN_PLAYERS <= players <= module.MAX_PLAYERS:
         raise ValueError(f"{module.EDITION} is for {module.MIN_PLAYERS} to "
                          f"{module.MAX_PLAYERS} players, not {players}")
@@ -242,7 +245,7 @@ def simulate(edition: str, games: int, players: int, seed: int, backend: str = "
             progress(done, games)
         interrupted = False
         try:
-            with closing(_run(module, edition, backend, chunks, workers, engine)) as tallies:
+            with closing(_run(module, backend, chunks, workers, engine)) as tallies:
                 for tally in tallies:
                     total.merge(tally)
                     done += len(tally.turns)
@@ -255,8 +258,9 @@ def simulate(edition: str, games: int, players: int, seed: int, backend: str = "
         seconds = time.perf_counter() - started
     settings = {
         "edition": edition, "title": module.EDITION,
-        "rules_hash": module.__name__.removesuffix("_interpreted").rsplit("_", 1)[-1],
+        "rules_hash": published_name(module).rsplit("_", 1)[-1],
         "backend": backend, "policies": policies or ["default"] * players, "options": chosen,
+        "params": list(params or []),
         "turn_limit": turn_cap if turn_cap is not None else module.TURN_LIMIT,
         "seed": seed, "games": games, "players": players, "engine": engine,
         "workers": workers, "boardrules_version": __version__,
@@ -270,9 +274,11 @@ def simulate(edition: str, games: int, players: int, seed: int, backend: str = "
     return summary
 
 
-def _run(module: ModuleType, edition: str, backend: str, chunks: list[tuple], workers: int,
+def _run(module: ModuleType, backend: str, chunks: list[tuple], workers: int,
          engine: str) -> Iterator[Tally]:
-    """Each chunk's tally, in the order they finish."""
+    """Each chunk's tally, in the order they finish; a worker process loads the module the
+    driver built from the cache, by name."""
+    name = published_name(module)
     if engine == "ray":
         from .ray_engine import run_batches
 
@@ -284,12 +290,12 @@ def _run(module: ModuleType, edition: str, backend: str, chunks: list[tuple], wo
         pool = ProcessPoolExecutor(max_workers=workers, initializer=ignore_sigint)
         waiting = iter(chunks)  # a few chunks in flight, not a million futures at once
         try:
-            running = {pool.submit(play_chunk, edition, backend, *chunk)
+            running = {pool.submit(play_chunk, name, backend, *chunk)
                        for chunk in islice(waiting, 2 * workers)}
             while running:
                 finished, running = wait(running, return_when=FIRST_COMPLETED)
                 for future in finished:
-                    running |= {pool.submit(play_chunk, edition, backend, *chunk)
+                    running |= {pool.submit(play_chunk, name, backend, *chunk)
                                 for chunk in islice(waiting, 1)}
                     yield future.result()
         except BaseException:  # Ctrl-C, a failed game, the caller gone: no game goes on
@@ -365,7 +371,8 @@ def format_summary(data: dict[str, Any], top: int = 10) -> str:
         f"{data['backend']})" + "".join(f", {k}={v}" for k, v in data["options"].items()),
         f"policies           {', '.join(settings['policies'])}; turn limit "
         f"{settings['turn_limit']}; {settings['engine']} x{settings['workers']}; "
-        f"rules {settings['rules_hash']}",
+        f"rules {settings['rules_hash']}"
+        + "".join(f"; param {setting}" for setting in settings.get("params", [])),
         f"mean turns         {data['mean_turns']:.1f} (sd {turns['sd']:.1f})",
         f"median turns       {data['median_turns']:.1f} (5% {turns['p5']:.0f}, 25% "
         f"{turns['p25']:.0f}, 75% {turns['p75']:.0f}, 95% {turns['p95']:.0f}; "

@@ -17,6 +17,7 @@ import difflib
 import importlib.machinery
 import importlib.util
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -26,6 +27,7 @@ from ..compiler.build import (
     Artifact,
     artifact_named,
     build_extension,
+    content_key,
     ensure_extension,
     publish_source,
     step,
@@ -42,6 +44,9 @@ if TYPE_CHECKING:
 
 BACKENDS = ("compiled", "interpreted")
 _loaded: dict[tuple[str, str], ModuleType] = {}
+# the artifact of an edition built with params set, by (the edition's own module, settings,
+# backend): checked and generated once per process (a command checks, then simulates)
+_param_builds: dict[tuple[str, tuple[str, ...], str], Artifact] = {}
 
 
 class EditionNotFound(Exception):
@@ -94,12 +99,17 @@ def resolve_edition(name_or_path: str) -> Path:
     )
 
 
-def load_module(name_or_path: str, backend: str = "compiled") -> ModuleType:
+def load_module(name_or_path: str, backend: str = "compiled",
+                params: Sequence[str] = ()) -> ModuleType:
     """Import the edition's module for the backend: straight from the cache when the
-    source index knows its files, else compiled (cached) through the front end."""
+    source index knows its files, else compiled (cached) through the front end. With
+    `params` (`NAME=VALUE`), the module built with those params set
+    (compiler/param_settings.py; raises its ParamError)."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend '{backend}': choose {' or '.join(BACKENDS)}")
     path = resolve_edition(name_or_path)
+    if params:
+        return _with_params(path, backend, tuple(params))
     artifact = indexed_artifact(path)
     if artifact is not None:
         return _import(artifact, backend)
@@ -108,6 +118,29 @@ def load_module(name_or_path: str, backend: str = "compiled") -> ModuleType:
 
         cython_process.start_ahead()  # its start overlaps the front end
     return import_compilation(compile_edition(path), backend)
+
+
+def _with_params(path: Path, backend: str, params: tuple[str, ...]) -> ModuleType:
+    """The edition built with params set: in the cache under its own content's name, and
+    never in the source index, which names the edition's own module."""
+    from ..compiler.param_settings import with_params
+
+    edition = compile_edition(path)
+    key = (content_key(edition), params, backend)
+    if key not in _param_builds:
+        _param_builds[key] = _published(with_params(edition, params), backend)
+    return _import(_param_builds[key], backend)
+
+
+def load_published(module_name: str, backend: str) -> ModuleType:
+    """A module its driver published in the cache, by its name (published_name): how a
+    worker process loads what the driver built, params and all."""
+    return _import(artifact_named(module_name), backend)
+
+
+def published_name(module: ModuleType) -> str:
+    """A loaded edition module's name in the cache (either backend)."""
+    return module.__name__.removesuffix("_interpreted")
 
 
 def indexed_artifact(path: Path) -> Artifact | None:
@@ -146,7 +179,7 @@ def load_generated(module_name: str, code: str, backend: str) -> ModuleType:
 
 def generated_code(module: ModuleType) -> tuple[str, str]:
     """A loaded edition module's cache name and generated code, to send elsewhere."""
-    name = module.__name__.removesuffix("_interpreted")
+    name = published_name(module)
     return name, artifact_named(name).source.read_text()
 
 
@@ -158,12 +191,14 @@ def import_compilation(compilation: Compilation, backend: str) -> ModuleType:
 def publish_compilation(compilation: Compilation, backend: str) -> Artifact:
     """The compilation's module in the cache, built for the compiled backend, and its
     files in the source index, so that a later load skips the front end."""
-    if backend == "compiled":
-        artifact = build_extension(compilation)
-    else:
-        artifact = write_source(compilation)
+    artifact = _published(compilation, backend)
     source_index.record(compilation, artifact.module_name)
     return artifact
+
+
+def _published(compilation: Compilation, backend: str) -> Artifact:
+    """The compilation's module in the cache, built for the compiled backend."""
+    return build_extension(compilation) if backend == "compiled" else write_source(compilation)
 
 
 class VerifiedSourceLoader(importlib.machinery.SourceFileLoader):

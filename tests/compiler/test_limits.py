@@ -8,7 +8,7 @@ import pytest
 from boardrules.compiler import ir_text
 from boardrules.compiler.error_codes import ErrorCode as E
 from boardrules.compiler.limits import BLOCK_DEPTH, EXPRESSION_DEPTH
-from boardrules.runtime.loader import import_compilation
+from boardrules.runtime.loader import import_compilation, load_module, published_name
 
 DATA = "counter pot: int = 0\n"
 
@@ -65,7 +65,8 @@ def test_a_rules_error_in_a_simulation_names_the_rules_line(editions, backend, m
         "  return seated\n}\n"
         "rule r { on land(p: player, s: space) { pot = owner_of(s).seat } }\n"))
     with pytest.raises(simulation.SimulationError) as info:
-        simulation.play_chunk(str(path), backend, 2, 1, 0, 1, None, None)
+        name = published_name(load_module(str(path), backend))  # what a worker is given
+        simulation.play_chunk(name, backend, 2, 1, 0, 1, None, None)
     assert "in proc owner_of at ed.rules:" in str(info.value)
     assert "RuleError: some(x): x is none" in str(info.value)
 
