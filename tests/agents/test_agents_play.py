@@ -95,3 +95,18 @@ def test_a_file_that_is_no_saved_game_is_one_line(tmp_path, capsys):
     bad.write_text("{}")
     assert main(["play", "disney_theme_park", "--load", str(bad)]) == 1
     assert "not a saved game" in capsys.readouterr().err
+
+
+def test_the_readme_screenshot_is_drawn(tmp_path):
+    """scripts/play_screenshot.py draws the play screen the README shows, as SVG."""
+    import importlib.util
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "scripts" / "play_screenshot.py"
+    spec = importlib.util.spec_from_file_location("play_screenshot", script)
+    shot = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(shot)
+    out = tmp_path / "play.svg"
+    asyncio.run(shot.shoot(out, answers=3, seed=7, size=(140, 44)))
+    text = out.read_text()
+    assert text.startswith("<svg") and "you&#160;are&#160;p1" in text and "decides" in text
