@@ -148,6 +148,16 @@ SCENARIOS = {
     "an answer the rules refuse": """
   expect legal(pick(p1), b)
 """,
+    "what play leaves behind": """
+  players 3
+  expect current == p1 and turn == 0
+  dice [1]
+  play p1
+  expect current == p1 and turn == 1 and p1.position == a
+  dice [1]
+  play p3
+  expect current == p3 and turn == 2 and p3.position == a
+""",
 }
 
 
@@ -410,3 +420,11 @@ def test_a_random_policy_plays_the_same_on_both_backends(tmp_path):
     assert played[0].trace == played[1].trace
     answers = {line for line in played[0].trace if " decides yes=" in line}
     assert answers == {"p1 decides yes=yes", "p1 decides yes=no"}  # drawn, not the default
+
+
+def test_play_leaves_the_turn_played_as_current(outcomes):
+    """After `play P` the game stands at the end of P's turn: `current` is still P (no next
+    turn has begun) and `turn` counts the turns played; the next `play` names its player."""
+    passed, message, _ = outcomes["what play leaves behind"]
+    assert passed, message
+
