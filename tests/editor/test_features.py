@@ -142,7 +142,7 @@ def test_an_unknown_name_is_a_located_diagnostic_with_its_code():
 def test_a_syntax_error_is_located_and_the_saved_file_is_untouched():
     path = EDITIONS[0]
     saved = path.read_text(encoding="utf-8")
-    analysis = analyse(path, saved.replace("rule ", "rule {", 1))
+    analysis = analyse(path, saved.replace("\nrule ", "\nrule {", 1))  # the first rule
     [error] = features.diagnostics(analysis)
     assert error.code == ErrorCode.UNEXPECTED_TOKEN.code
     assert error.range.start == _position(saved, r"^rule (\w+)")
