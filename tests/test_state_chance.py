@@ -157,3 +157,18 @@ def test_rollouts_are_the_same_on_both_backends(disney_interpreted, disney_compi
     ends = [played(m, 200, seed=9).rollout(7) for m in (disney_interpreted, disney_compiled)]
     assert (ends[0].turn, ends[0].players_cash(), ends[0].winner()) == (
         ends[1].turn, ends[1].players_cash(), ends[1].winner())
+
+
+def test_a_symbol_dies_faces_alike_are_one_outcome():
+    """Mario's sound die shows the coin ping on three faces: one outcome, half the throws."""
+    from boardrules.runtime.loader import load_module
+
+    state = GameState(load_module("super_mario_celebration"), 2, chance=True)
+    pick = random.Random(1)
+    while not (state.is_chance_node and state.decision == "roll sound"):
+        state.apply(pick.choice(state.legal_actions()))
+    outcomes = dict(state.chance_outcomes())
+    words = [state.game.chance_words(outcome) for outcome in outcomes]
+    assert len(set(words)) == len(words) and "coin_ping" in words
+    assert outcomes[state.legal_actions()[words.index("coin_ping")]] == pytest.approx(0.5)
+    assert sum(outcomes.values()) == pytest.approx(1.0)

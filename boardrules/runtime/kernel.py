@@ -102,6 +102,8 @@ class Kernel:
     # generator (CHANCE_SAMPLED: a rollout's). Per deck, how many cards from its head a
     # shuffle left in no order yet: the next draw reveals one of them (k_reveal).
     chance_mode: cython.int
+    chance_kind: cython.int  # the pending chance node's: CHANCE_ROLL, CHANCE_RANDOM, CHANCE_DRAW
+    chance_what: cython.int  # ...and its die or deck
     unrevealed: cython.int[32]
     card_deck: cython.int[512]
     card_holder: cython.int[512]

@@ -218,6 +218,31 @@ class KernelApi(Decisions):
             self.chance.reseed(value)
         self.policy_rng.reseed(value ^ POLICY_SEED_SALT)
 
+    def chance_words(self, outcome: int) -> str:
+        """An outcome of the pending chance node as the trace shows it: the die's face, the
+        card revealed (the outcome-th of the deck's cards in no order), random()'s value."""
+        what: cython.int = self.chance_what
+        pending = self.pending
+        if pending is None or pending[1] != CHANCE_SEAT or outcome not in pending[2]:
+            raise ValueError(f"{outcome} is not an outcome of a pending chance node")
+        if self.chance_kind == CHANCE_ROLL:
+            return traced(DIE_FACE_TYPES[what], self.die_faces[what * CAP_FACES + outcome])
+        if self.chance_kind == CHANCE_DRAW:
+            return CARD_IDS[self.deck_order(what)[outcome]]
+        return str(outcome)
+
+    def chance_probabilities(self) -> list:
+        """The pending chance node's outcomes' probabilities, in the order of its options."""
+        pending = self.pending
+        if pending is None or pending[1] != CHANCE_SEAT:
+            return []
+        options = pending[2]
+        if self.chance_kind != CHANCE_ROLL:
+            return [1.0 / len(options)] * len(options)
+        size: cython.int = self.die_size[self.chance_what]
+        faces = [self.die_faces[self.chance_what * CAP_FACES + i] for i in range(size)]
+        return [faces.count(faces[i]) / size for i in options]
+
     def chance_cards(self, d: int) -> int:
         """How many cards from the top of deck d are in no order yet (chance mode)."""
         return self.unrevealed[d]

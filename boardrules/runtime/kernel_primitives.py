@@ -165,8 +165,18 @@ class Primitives(Kernel):
             return outcome
         if self.chance_mode == CHANCE_SAMPLED:
             return cython.cast(cython.int, self.chance.below(n))
-        self.pending = (chance_label(kind, what), CHANCE_SEAT, list(range(n)))
+        self.chance_kind = kind
+        self.chance_what = what
+        self.pending = (chance_label(kind, what), CHANCE_SEAT, self.chance_options(kind, what, n))
         raise Suspend(self.pending[0])
+
+    def chance_options(self, kind: int, what: int, n: int) -> list:
+        """A chance node's outcomes: 0 to n - 1, but of a die's equal faces only the first
+        (a symbol die's two faces alike are one outcome, twice as likely)."""
+        if kind != CHANCE_ROLL:
+            return list(range(n))
+        faces = [self.die_faces[what * CAP_FACES + i] for i in range(n)]
+        return [i for i in range(n) if faces.index(faces[i]) == i]
 
     # ---- decks -------------------------------------------------------------------
     @cython.cfunc

@@ -105,11 +105,11 @@ class GameState:
         return [] if self._pending is None else list(self._pending[2])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """At a chance node, each outcome with its probability (all equally likely)."""
+        """At a chance node, each outcome with its probability: equally likely, but for a
+        die's faces alike, which are one outcome (the first such face's index)."""
         if not self.is_chance_node:
             return []
-        outcomes = self._pending[2]
-        return [(outcome, 1.0 / len(outcomes)) for outcome in outcomes]
+        return list(zip(self._pending[2], self.game.chance_probabilities(), strict=True))
 
     def apply(self, action: int) -> None:
         if self._pending is None:
