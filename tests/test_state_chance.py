@@ -172,3 +172,18 @@ def test_a_symbol_dies_faces_alike_are_one_outcome():
     assert len(set(words)) == len(words) and "coin_ping" in words
     assert outcomes[state.legal_actions()[words.index("coin_ping")]] == pytest.approx(0.5)
     assert sum(outcomes.values()) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("edition", ["animal_crossing", "builder", "disney_theme_park",
+                                     "super_mario_celebration"])
+def test_every_edition_serializes_and_clones_alike_on_both_backends(edition):
+    from boardrules.runtime.loader import load_module
+
+    modules = [load_module(edition, backend) for backend in ("interpreted", "compiled")]
+    states = [play_random(GameState(m, 2, chance=True), 150, 3) for m in modules]
+    data = [state.serialize() for state in states]
+    assert data[0] == data[1]
+    for module, state in zip(modules, reversed(states), strict=True):
+        loaded = GameState.deserialize(module, data[0])
+        assert loaded.snapshot() == state.snapshot()
+        assert state.clone().serialize() == data[0]
