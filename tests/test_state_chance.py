@@ -187,3 +187,10 @@ def test_every_edition_serializes_and_clones_alike_on_both_backends(edition):
         loaded = GameState.deserialize(module, data[0])
         assert loaded.snapshot() == state.snapshot()
         assert state.clone().serialize() == data[0]
+
+
+def test_a_game_with_a_python_policy_is_not_serialized(disney_compiled):
+    game = disney_compiled.Game(2, seed=1, policies=[lambda game, name, who, options: options[0],
+                                                     "random"])
+    with pytest.raises(ValueError, match="Python policy cannot be serialized"):
+        game.objects_state()

@@ -176,7 +176,7 @@ class KernelApi(Decisions):
     def objects_state(self) -> dict:
         """The Python objects of objects_into as JSON-ready data (a serialization's; a
         Python policy cannot be kept)."""
-        if any(policy is not None for policy in self.external):
+        if [policy for policy in self.external if policy is not None]:  # (no generator)
             raise ValueError("a game with a Python policy cannot be serialized")
         return {"chance": self.chance.state(), "policy_rng": self.policy_rng.state(),
                 "script_dice": list(self.script_dice), "script_for": list(self.script_for),
