@@ -1,15 +1,15 @@
 """Every bundled edition as an OpenSpiel game (pip install boardrules[agents]).
 
 `import boardrules.openspiel` registers "boardrules_<edition>" for each bundled edition;
-`pyspiel.load_game("boardrules_disney_theme_park", {"players": 4, "seed": 7})` loads one.
-Games are sequential, rewarded once at the end from the edition's winner (zero-sum:
+`pyspiel.load_game("boardrules_disney_theme_park", {"players": 4})` loads one. Games are
+sequential, rewarded once at the end from the edition's winner (zero-sum:
 agents/encoding.py final_rewards), with the action encoding the PettingZoo environment
 uses and action strings in the edition's words.
 
-Chance is not explicit: dice and shuffles come from the game's seed (the `seed`
-parameter), so a loaded game is deterministic, as OpenSpiel's DETERMINISTIC mode says,
-and a different seed is a different game. `turn_cap` ends a game after that many turns
-(the rules' winner of the position is rewarded).
+Chance is explicit: every die throw, every `random(n)` and every card a shuffle left in
+no order is a chance node (GameState's chance mode), whose outcomes are equally likely;
+the seed decides nothing. `turn_cap` ends a game after that many turns (the rules' winner
+of the position is rewarded).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ import numpy as np
 import pyspiel
 
 from .agents.encoding import ActionCodec, final_rewards, observation
-from .agents.seats import fast_clone
 from .runtime.loader import load_module, rulesets_dir
 from .runtime.state import GameState
 
@@ -30,8 +29,8 @@ MAX_GAME_LENGTH = 1_000_000
 
 
 class _Replayable:
-    """A GameState that OpenSpiel can copy (deepcopy: shares what never changes) and
-    pickle (as its edition, seed and actions, replayed when loaded)."""
+    """A GameState that OpenSpiel can copy (deepcopy: GameState.clone) and pickle (as its
+    edition and GameState.serialize's bytes)."""
 
     def __init__(self, state: GameState, edition: str):
         self.state = state
@@ -48,12 +47,10 @@ class _Replayable:
         return self._answers[1]
 
     def __deepcopy__(self, memo: dict) -> _Replayable:
-        return _Replayable(fast_clone(self.state), self.edition)
+        return _Replayable(self.state.clone(), self.edition)
 
     def __reduce__(self):
-        s = self.state
-        return (_replayed, (self.edition, s.n_players, s.seed, list(s.actions), s.turn_cap,
-                            dict(s.options)))
+        return (_deserialized, (self.edition, self.state.serialize()))
 
 
 _CODECS: dict[tuple[str, int], ActionCodec] = {}
@@ -66,10 +63,8 @@ def _codec(module, edition: str, players: int) -> ActionCodec:
     return _CODECS[key]
 
 
-def _replayed(edition: str, players: int, seed: int, actions: list[int], turn_cap: int,
-              options: dict[str, int]) -> _Replayable:
-    state = GameState(load_module(edition), players, seed, actions, turn_cap, options)
-    return _Replayable(state, edition)
+def _deserialized(edition: str, data: bytes) -> _Replayable:
+    return _Replayable(GameState.deserialize(load_module(edition), data), edition)
 
 
 class BoardrulesState(pyspiel.State):
@@ -80,7 +75,7 @@ class BoardrulesState(pyspiel.State):
         params = game.get_parameters()
         turn_cap = params["turn_cap"] or None
         self._game_state = _Replayable(
-            GameState(game.module, game.n, params["seed"], turn_cap=turn_cap), game.edition)
+            GameState(game.module, game.n, turn_cap=turn_cap, chance=True), game.edition)
 
     @property
     def _state(self) -> GameState:
@@ -92,7 +87,14 @@ class BoardrulesState(pyspiel.State):
 
     def current_player(self) -> int:
         state = self._state
-        return pyspiel.PlayerId.TERMINAL if state.is_over else state.current_player
+        if state.is_over:
+            return pyspiel.PlayerId.TERMINAL
+        return pyspiel.PlayerId.CHANCE if state.is_chance_node else state.current_player
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The pending chance node's outcomes (a die's face, the card revealed, random()'s
+        value, by index) and their probabilities."""
+        return self._state.chance_outcomes()
 
     def _legal_actions(self, player: int) -> list[int]:
         state = self._state
@@ -102,10 +104,17 @@ class BoardrulesState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         state = self._state
-        state.apply(self._game_state.answers()[action])
+        if state.is_chance_node:
+            state.apply(action)
+        else:
+            state.apply(self._game_state.answers()[action])
 
     def _action_to_string(self, player: int, action: int) -> str:
         state = self._state
+        if state.is_chance_node and player == pyspiel.PlayerId.CHANCE:
+            if action not in state.legal_actions():
+                return f"{state.decision}: outcome {action} (not possible now)"
+            return f"{state.decision}: {state.game.chance_words(action)}"
         if state.is_over or player != state.current_player:
             return f"action {action}"
         answer = self._game_state.answers().get(action)
@@ -134,7 +143,7 @@ class BoardrulesState(pyspiel.State):
 
 
 class BoardrulesGame(pyspiel.Game):
-    """An edition as an OpenSpiel game; parameters: players, seed, turn_cap (0: the
+    """An edition as an OpenSpiel game; parameters: players, turn_cap (0: the
     edition's own cap)."""
 
     def __init__(self, edition: str, game_type: pyspiel.GameType, params: dict | None = None):
@@ -147,7 +156,8 @@ class BoardrulesGame(pyspiel.Game):
                              f"{self.module.MAX_PLAYERS} players, not {self.n}")
         self.codec = _codec(self.module, edition, self.n)
         info = pyspiel.GameInfo(
-            num_distinct_actions=self.codec.size, max_chance_outcomes=0, num_players=self.n,
+            num_distinct_actions=self.codec.size, max_chance_outcomes=_chance_outcomes(self.module),
+            num_players=self.n,
             min_utility=-1.0, max_utility=1.0, utility_sum=0.0,
             max_game_length=MAX_GAME_LENGTH)
         super().__init__(game_type, info, params)
@@ -174,7 +184,13 @@ class _Observer:
         return str(state)
 
 
-_DEFAULTS: dict[str, Any] = {"players": 2, "seed": 0, "turn_cap": 0}
+_DEFAULTS: dict[str, Any] = {"players": 2, "turn_cap": 0}
+
+
+def _chance_outcomes(module) -> int:
+    """A bound on a chance node's outcomes: a die's faces (at most 32), a deck's cards or
+    random(n)'s values, which the bundled editions draw among seats and spaces."""
+    return max(32, len(module.CARD_IDS), len(module.SPACE_IDS))
 
 
 def game_type(edition: str) -> pyspiel.GameType:
@@ -182,7 +198,7 @@ def game_type(edition: str) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=PREFIX + edition, long_name=f"boardrules {module.EDITION}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.PERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,

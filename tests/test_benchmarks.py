@@ -230,3 +230,18 @@ def test_the_reference_benchmark_times_the_same_game_on_both_engines(tmp_path):
     if shutil.which("valgrind"):
         assert set(report["instructions"]) == {"compiled", "C reference"}
         assert all(i["per_turn"] > 0 for i in report["instructions"].values())
+
+
+def test_the_state_benchmark_reports_apply_clone_and_rollouts(tmp_path):
+    out = tmp_path / "state.json"
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks/bench_state.py"), "--actions", "60",
+         "--samples", "20", "--rollouts", "3", "--api-rollouts", "1", "--json",
+         str(out)],
+        capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert "chance mode: 60 actions in" in run.stdout
+    report = json.loads(out.read_text())
+    assert report["apply_median_us"] > 0 and report["clone_median_us"] > 0
+    assert report["rollouts_per_second"] > 0 and report["mode"] == "chance"
+    assert report["api_rollouts_per_second"] > 0

@@ -87,12 +87,14 @@ class ActionCodec:
 
 def observation(module: ModuleType, game, pending, seat: int) -> np.ndarray:
     """The state as numbers, the same length for every state of a game of n seats: the
-    turn and players still in; who observes, who must act and which decision (one-hot);
+    turn and players still in; who observes, who must act and which decision (one-hot;
+    none at a chance node);
     per seat its cash, space and whether it is in; every counter's raw values; who holds
     each card (-1: nobody). Deck order (hidden from players) is left out."""
     n = game.n_players
     acting = pending[1] if pending is not None else -1
-    asked = module.DECISION_NAMES.index(pending[0]) if pending is not None else -1
+    names = module.DECISION_NAMES
+    asked = names.index(pending[0]) if pending is not None and pending[0] in names else -1
     found = [float(game.turn), float(game.n_alive)]
     found += [1.0 if p == seat else 0.0 for p in range(n)]
     found += [1.0 if p == acting else 0.0 for p in range(n)]

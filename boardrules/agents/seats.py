@@ -11,7 +11,6 @@ replays from a copy of the game taken at the start of the current turn.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from types import ModuleType
 
@@ -36,6 +35,7 @@ class SeatedState(GameState):
         self.seed = seed
         self.turn_cap = module.TURN_LIMIT if turn_cap is None else turn_cap
         self.options = dict(options or {})
+        self.chance = False  # (forced answers are per decision: no chance nodes here)
         self.answers: list[tuple[str, int, int]] = []  # (decision, seat, answer)
         self.actions: list[int] = []  # the answers alone, as GameState keeps them
         game = module.Game(self.n_players, seed=seed, turn_cap=self.turn_cap,
@@ -77,8 +77,10 @@ class SeatedState(GameState):
         self.__dict__.update(fresh.__dict__)
 
     def clone(self) -> SeatedState:
-        return SeatedState(self.module, self.policies, self.seed, self.turn_cap, self.options,
-                           self.answers)
+        """GameState's clone, with its own answers too."""
+        other = super().clone()
+        other.answers = list(self.answers)
+        return other
 
     @property
     def pending(self) -> tuple[str, int, list[int]] | None:
@@ -86,12 +88,6 @@ class SeatedState(GameState):
 
 
 def fast_clone(state: GameState) -> GameState:  # a SeatedState too
-    """A copy of a GameState without replaying the game: the two share the copy of the
-    game taken at the turn's start (replays copy it again, never change it) and the game
-    suspended at the current decision (only read), and each gets its own actions."""
-    other = copy.copy(state)
-    other.actions = list(state.actions)
-    other.options = dict(state.options)
-    if isinstance(state, SeatedState):
-        other.answers = list(state.answers)
-    return other
+    """A copy of a GameState without replaying the game: its clone() (which once
+    replayed the whole game)."""
+    return state.clone()

@@ -40,6 +40,7 @@ from .optimize.walk import (
 )
 from .order import order_context
 from .primitives import DECK_FUNCTIONS, KERNEL_FUNCTIONS
+from .state_fields import fill_state_code
 from .statements import always_returns
 from .template_cache import TemplateCache
 
@@ -428,7 +429,7 @@ def generate(program: ir.Program, source_name: str, effects: Effects | None = No
         **_reflection(program),
         **optimized,
     }
-    return environment().get_template("module.py.j2").render(context)
+    return fill_state_code(environment().get_template("module.py.j2").render(context))
 
 
 def generate_scenarios(program: ir.Program, source_name: str,

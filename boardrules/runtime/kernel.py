@@ -96,6 +96,15 @@ class Kernel:
     deck_head: cython.int[32]
     deck_count: cython.int[32]
     queue: cython.int[512]
+    # Chance mode (set_chance_mode; 0: seeded): each throw, random() and the draw of a card
+    # whose place a shuffle left open is a chance node (k_chance), answered from the replay
+    # script, else a Suspend (CHANCE_NODES: the seed decides nothing) or a draw from the
+    # generator (CHANCE_SAMPLED: a rollout's). Per deck, how many cards from its head a
+    # shuffle left in no order yet: the next draw reveals one of them (k_reveal).
+    chance_mode: cython.int
+    chance_kind: cython.int  # the pending chance node's: CHANCE_ROLL, CHANCE_RANDOM, CHANCE_DRAW
+    chance_what: cython.int  # ...and its die or deck
+    unrevealed: cython.int[32]
     card_deck: cython.int[512]
     card_holder: cython.int[512]
     # each player's cards in card order, a list linked through held_next (-1 ends it):
@@ -167,7 +176,7 @@ class Kernel:
         self.chance = Rng.__new__(Rng)
         self.chance.reseed(self.seed)
         self.policy_rng = Rng.__new__(Rng)
-        self.policy_rng.reseed(self.seed ^ 0x5DEECE66D)
+        self.policy_rng.reseed(self.seed ^ POLICY_SEED_SALT)
         i: cython.int
         if not cython.compiled:  # a compiled game's C arrays start zeroed
             self.cash = [0] * 16
@@ -182,6 +191,7 @@ class Kernel:
             self.rest_count = [0] * 256
             self.pass_gap = [0] * 256
             self.queue = [0] * 512
+            self.unrevealed = [0] * 32
             self.card_holder = [0] * 512
             self.held_first = [0] * 16
             self.held_version = [0] * 16
@@ -240,6 +250,7 @@ class Kernel:
         self.trace_lines = []
         self.ledger = []
         self.pending = None
+        self.chance_mode = 0
         return 0
 
     def set_policies(self, policies) -> None:
@@ -270,6 +281,16 @@ class Kernel:
                 if self.policy[i] == POLICY_DEFAULT:
                     seats |= cython.cast(cython.uint, 1) << i
         self.inline_seats = seats
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(check=False)
+    def refresh_plain(self) -> cython.void:
+        """Whether every decision goes to its seat's policy (nothing scripted or forced is
+        left, no trace): a decision tests this one flag before taking its default inline."""
+        self.plain = (self.script_pos >= self.script_len and self.n_forced == 0
+                      and not self.tracing)
+        self.refresh_inline_seats()
 
     # ---- hooks the edition's Game overrides --------------------------------------
     @cython.cfunc
@@ -487,6 +508,9 @@ class Kernel:
         a: cython.int
         b: cython.int
         tmp: cython.int
+        if self.chance_mode:  # the cards are revealed one by one as they are drawn
+            self.unrevealed[d] = n
+            return 0
         for i in range(n - 1, 0, -1):
             j = self.chance.below(i + 1)
             a = first + (self.deck_head[d] + i) % size

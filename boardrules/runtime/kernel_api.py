@@ -127,6 +127,7 @@ class KernelApi(Decisions):
             chosen.append(copy)
         order = chosen + remaining
         self.deck_head[d] = 0
+        self.unrevealed[d] = 0  # the order is given
         for i, card in enumerate(order):
             self.queue[self.deck_first[d] + i] = card
 
@@ -145,67 +146,106 @@ class KernelApi(Decisions):
         return self.script_pos
 
     def set_script(self, actions) -> None:
-        """Replay these actions, in order, at the next external decisions."""
-        self.script = [int(a) for a in actions]
+        """Replay these actions, in order, at the next external decisions (and chance nodes,
+        in chance mode)."""
+        self.use_script([int(a) for a in actions])
+
+    def use_script(self, actions: list) -> None:
+        """set_script's, for a list of ints that is the game's from now on (GameState's
+        replays: no copy, no conversion of a turn's actions at every step)."""
+        self.script = actions
         self.script_pos = 0
-        self.script_len = len(self.script)
+        self.script_len = len(actions)
         self.refresh_plain()
 
-    def copy_kernel_into(self, other: Kernel) -> None:
-        other.n_alive = self.n_alive
-        other.alive_seats = self.alive_seats
-        other.current = self.current
-        other.turn = self.turn
-        other.turn_cap = self.turn_cap
-        other.over = self.over
-        other.capped = self.capped
-        other.started = self.started
-        other.cash = list(self.cash)
-        other.position = list(self.position)
-        other.alive = list(self.alive)
-        other.had_turn = self.had_turn
-        other.round_count = self.round_count
-        other.bankruptcies = self.bankruptcies
-        other.ended_by = self.ended_by
-        other.declared_winner = self.declared_winner
-        other.policy = list(self.policy)
-        other.external = list(self.external)
-        other.land_count = list(self.land_count)
-        other.rest_count = list(self.rest_count)
-        other.in_turn = self.in_turn
-        other.handling = self.handling
-        other.throw_open = self.throw_open
-        other.placed_since_throw = self.placed_since_throw
-        other.moves = self.moves
-        other.changes = self.changes
-        other.blind_changes = self.blind_changes
-        other.window_closed = list(self.window_closed)
-        other.window_seen = list(self.window_seen)
-        other.window_moves = list(self.window_moves)
-        other.window_turn = list(self.window_turn)
-        other.deck_head = list(self.deck_head)
-        other.deck_count = list(self.deck_count)
-        other.queue = list(self.queue)
-        other.card_holder = list(self.card_holder)
-        other.held_first = list(self.held_first)
-        other.held_next = list(self.held_next)
-        other.rule_fired = list(self.rule_fired)
+    def copy_objects_into(self, other: Kernel) -> None:
+        """The game's Python objects into a copy whose C fields are copied (the generated
+        copy_c_fields_into): generators, scripts, forced answers, policies, trace, ledger
+        and the pending decision."""
         other.chance = self.chance.copy()
         other.policy_rng = self.policy_rng.copy()
         other.script_dice = list(self.script_dice)
         other.script_for = list(self.script_for)
-        other.dice_strict = self.dice_strict
-        other.dice_pos = self.dice_pos
-        other.dice_len = self.dice_len
         other.script = list(self.script)
-        other.script_pos = self.script_pos
-        other.script_len = self.script_len
         other.forced = {name: list(queue) for name, queue in self.forced.items()}
-        other.n_forced = self.n_forced
-        other.plain = self.plain
-        other.inline_seats = self.inline_seats
+        other.external = list(self.external)
         other.trace_lines = list(self.trace_lines)
         other.ledger = list(self.ledger)
+        other.pending = self.pending
+
+    def objects_state(self) -> dict:
+        """The Python objects of objects_into as JSON-ready data (a serialization's; a
+        Python policy cannot be kept)."""
+        if [policy for policy in self.external if policy is not None]:  # (no generator)
+            raise ValueError("a game with a Python policy cannot be serialized")
+        return {"chance": self.chance.state(), "policy_rng": self.policy_rng.state(),
+                "script_dice": list(self.script_dice), "script_for": list(self.script_for),
+                "script": list(self.script), "forced": self.answers_left(),
+                "trace_lines": list(self.trace_lines),
+                "ledger": [list(entry) for entry in self.ledger],
+                "pending": None if self.pending is None else [
+                    self.pending[0], self.pending[1], list(self.pending[2])]}
+
+    def load_objects_state(self, data: dict) -> None:
+        """objects_state's data back into this game."""
+        self.chance = Rng.from_state(data["chance"])
+        self.policy_rng = Rng.from_state(data["policy_rng"])
+        self.script_dice = [int(v) for v in data["script_dice"]]
+        self.script_for = [int(v) for v in data["script_for"]]
+        self.script = [int(v) for v in data["script"]]
+        self.forced = {str(name): [int(a) for a in queue]
+                       for name, queue in data["forced"].items()}
+        self.external = [None] * 16
+        self.trace_lines = [str(line) for line in data["trace_lines"]]
+        self.ledger = [tuple(entry) for entry in data["ledger"]]
+        pending = data["pending"]
+        self.pending = None if pending is None else (str(pending[0]), int(pending[1]),
+                                                     [int(a) for a in pending[2]])
+
+    def set_chance_mode(self, mode: int) -> None:
+        """0: dice, random() and shuffles draw from the seed's generator (the seeded game);
+        1: each is a chance node, answered by the replay script, else the game suspends at
+        CHANCE_SEAT, and the cards a shuffle leaves in no order are revealed one by one as
+        they are drawn; 2: the same nodes, drawn from the generator once the script is used
+        (a rollout's). Set before the game starts for its first shuffles to be chance."""
+        self.chance_mode = checked_int("chance mode", mode, 0, 2)
+
+    def reseed(self, seed: int, dice: bool = True) -> None:
+        """Seed the policy generator afresh, as a new game's, and the chance generator
+        unless not `dice` (a rollout's)."""
+        value = checked_int("seed", seed, 0, MASK)
+        if dice:
+            self.chance.reseed(value)
+        self.policy_rng.reseed(value ^ POLICY_SEED_SALT)
+
+    def chance_words(self, outcome: int) -> str:
+        """An outcome of the pending chance node as the trace shows it: the die's face, the
+        card revealed (the outcome-th of the deck's cards in no order), random()'s value."""
+        what: cython.int = self.chance_what
+        pending = self.pending
+        if pending is None or pending[1] != CHANCE_SEAT or outcome not in pending[2]:
+            raise ValueError(f"{outcome} is not an outcome of a pending chance node")
+        if self.chance_kind == CHANCE_ROLL:
+            return traced(DIE_FACE_TYPES[what], self.die_faces[what * CAP_FACES + outcome])
+        if self.chance_kind == CHANCE_DRAW:
+            return CARD_IDS[self.deck_order(what)[outcome]]
+        return str(outcome)
+
+    def chance_probabilities(self) -> list:
+        """The pending chance node's outcomes' probabilities, in the order of its options."""
+        pending = self.pending
+        if pending is None or pending[1] != CHANCE_SEAT:
+            return []
+        options = pending[2]
+        if self.chance_kind != CHANCE_ROLL:
+            return [1.0 / len(options)] * len(options)
+        size: cython.int = self.die_size[self.chance_what]
+        faces = [self.die_faces[self.chance_what * CAP_FACES + i] for i in range(size)]
+        return [faces.count(faces[i]) / size for i in options]
+
+    def chance_cards(self, d: int) -> int:
+        """How many cards from the top of deck d are in no order yet (chance mode)."""
+        return self.unrevealed[d]
 
     def landings(self) -> list:
         return [self.land_count[s] for s in range(self.n_spaces)]

@@ -18,16 +18,6 @@ class Decisions(Primitives):
     # ---- decisions ---------------------------------------------------------------
     @cython.cfunc
     @cython.final
-    @cython.exceptval(check=False)
-    def refresh_plain(self) -> cython.void:
-        """Whether every decision goes to its seat's policy (nothing scripted or forced is
-        left, no trace): a decision tests this one flag before taking its default inline."""
-        self.plain = (self.script_pos >= self.script_len and self.n_forced == 0
-                      and not self.tracing)
-        self.refresh_inline_seats()
-
-    @cython.cfunc
-    @cython.final
     @cython.inline
     @cython.exceptval(check=False)
     def k_default_answers(self, who: cython.int) -> cython.bint:
@@ -106,6 +96,13 @@ class Decisions(Primitives):
             choice = low + self.policy_rng.below(span + 1 if optional else span)
             if choice > high:
                 choice = -1
+        elif span <= MAX_LISTED_ANSWERS and self.k_script_answers(decision, who):  # in C
+            choice = self.k_scripted(decision)
+            if not ((low <= choice <= high) or (optional and choice == -1)):
+                options = list(range(low, high + 1))
+                if optional:
+                    options.insert(0, -1)
+                self.k_not_legal(decision, choice, options)
         else:
             if span > MAX_LISTED_ANSWERS:
                 raise RuleError(f"decision {DECISION_NAMES[decision]}: {span} answers"
@@ -145,6 +142,17 @@ class Decisions(Primitives):
             choice = default
         elif kind == POLICY_PASSIVE:
             choice = -1 if optional else default
+        elif self.k_script_answers(decision, who):  # a replay, in C: no list of answers
+            choice = self.k_scripted(decision)
+            if not (optional and choice == -1):
+                for i in range(n):
+                    if self.opts[i] == choice:
+                        break
+                else:
+                    options = [self.opts[i] for i in range(n)]
+                    if optional:
+                        options.insert(0, -1)
+                    self.k_not_legal(decision, choice, options)
         else:
             options = [self.opts[i] for i in range(n)]
             if optional:
@@ -161,6 +169,31 @@ class Decisions(Primitives):
             self.trace_lines.append(f"  p{who + 1} decides {DECISION_NAMES[decision]}="
                                     f"{traced(DECISION_TYPES[decision], choice)}")
         return choice
+
+    @cython.cfunc
+    @cython.final
+    @cython.inline
+    @cython.exceptval(-1, check=True)
+    def k_script_answers(self, decision: cython.int, who: cython.int) -> cython.bint:
+        """Whether the replay script answers this decision: it is not empty and no forced
+        answer comes first (external_choice's order)."""
+        return self.script_pos < self.script_len and not (
+            self.n_forced > 0 and self.is_forced(decision, who))
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-2147483647, check=True)
+    def k_scripted(self, decision: cython.int) -> cython.int:
+        """The replay script's next answer (its legality is the caller's to check)."""
+        action: cython.int = self.script[self.script_pos]
+        self.script_pos += 1
+        self.refresh_plain()
+        return action
+
+    def k_not_legal(self, decision: int, action: int, options: list) -> None:
+        """A scripted answer that is not legal: external_choice's error."""
+        raise RuleError(f"{DECISION_NAMES[decision]}: action {action} is not legal "
+                        f"(legal: {options})")
 
     def external_choice(self, decision: int, who: int, options: list) -> int:
         """Forced answers (scenarios), then a replay script, then a Python policy, else suspend."""

@@ -125,6 +125,9 @@ class Primitives(Kernel):
                 raise ScriptedRollError(die, value)
         elif self.dice_strict:
             raise ScriptedRollError(die)
+        elif self.chance_mode:
+            value = self.die_faces[die * CAP_FACES + self.k_chance(CHANCE_ROLL, die,
+                                                                   self.die_size[die])]
         else:
             value = self.die_faces[die * CAP_FACES + self.chance.below(self.die_size[die])]
         if self.in_turn and self.handling == 0:
@@ -139,7 +142,41 @@ class Primitives(Kernel):
     def k_random(self, n: cython.int) -> cython.int:
         if n <= 0:
             raise RuleError(f"random({n}): the bound must be positive")
+        if self.chance_mode:
+            return self.k_chance(CHANCE_RANDOM, 0, n)
         return self.chance.below(n)
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-2147483647, check=True)
+    def k_chance(self, kind: cython.int, what: cython.int, n: cython.int) -> cython.int:
+        """A chance node of n equally likely outcomes (0 to n - 1): the replay script's
+        next entry, else a draw from the generator (CHANCE_SAMPLED) or the game suspends
+        with the chance seat asked, the node named by chance_label. A seeded game draws
+        from its generator without coming here."""
+        outcome: cython.int
+        if self.script_pos < self.script_len:
+            outcome = self.script[self.script_pos]
+            self.script_pos += 1
+            self.refresh_plain()
+            if outcome < 0 or outcome >= n:
+                raise RuleError(f"{chance_label(kind, what)}: outcome {outcome} is not "
+                                f"from 0 to {n - 1}")
+            return outcome
+        if self.chance_mode == CHANCE_SAMPLED:
+            return cython.cast(cython.int, self.chance.below(n))
+        self.chance_kind = kind
+        self.chance_what = what
+        self.pending = (chance_label(kind, what), CHANCE_SEAT, self.chance_options(kind, what, n))
+        raise Suspend(self.pending[0])
+
+    def chance_options(self, kind: int, what: int, n: int) -> list:
+        """A chance node's outcomes: 0 to n - 1, but of a die's equal faces only the first
+        (a symbol die's two faces alike are one outcome, twice as likely)."""
+        if kind != CHANCE_ROLL:
+            return list(range(n))
+        faces = [self.die_faces[what * CAP_FACES + i] for i in range(n)]
+        return [i for i in range(n) if faces.index(faces[i]) == i]
 
     # ---- decks -------------------------------------------------------------------
     @cython.cfunc
@@ -150,12 +187,38 @@ class Primitives(Kernel):
         card: cython.int
         if self.deck_count[d] == 0:
             return -1
+        if self.unrevealed[d] > 0:
+            self.k_reveal(d)
         card = self.queue[self.deck_first[d] + self.deck_head[d]]
         self.deck_head[d] = (self.deck_head[d] + 1) % self.deck_size[d]
         self.deck_count[d] -= 1
         if self.tracing:
             self.trace_lines.append(f"  draw {DECK_NAMES[d]}: {CARD_IDS[card]}")
         return card
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-1)
+    def k_reveal(self, d: cython.int) -> cython.int:
+        """A shuffle left the top of deck d open: which of its unrevealed cards comes up, a
+        chance node in chance mode (outcome i: the i-th of them from the top, as the deck
+        lists them) and a draw from the generator otherwise; it is swapped to the top."""
+        n: cython.int = self.unrevealed[d]
+        size: cython.int = self.deck_size[d]
+        top: cython.int = self.deck_first[d] + self.deck_head[d]
+        i: cython.int
+        other: cython.int
+        tmp: cython.int
+        if self.chance_mode:
+            i = self.k_chance(CHANCE_DRAW, d, n)
+        else:
+            i = cython.cast(cython.int, self.chance.below(n))
+        other = self.deck_first[d] + (self.deck_head[d] + i) % size
+        tmp = self.queue[top]
+        self.queue[top] = self.queue[other]
+        self.queue[other] = tmp
+        self.unrevealed[d] = n - 1
+        return 0
 
     @cython.cfunc
     @cython.final
@@ -284,6 +347,8 @@ class Primitives(Kernel):
             if other != card:
                 rest[n] = other
                 n += 1
+            elif n < self.unrevealed[d]:  # one card fewer in no order yet
+                self.unrevealed[d] -= 1
             slot += 1
             if slot == self.deck_size[d]:
                 slot = 0

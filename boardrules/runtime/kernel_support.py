@@ -46,6 +46,13 @@ POLICY_DEFAULT = cython.declare(cython.const[cython.int], 2)
 POLICY_EXTERNAL = cython.declare(cython.const[cython.int], 3)
 POLICY_PASSIVE = cython.declare(cython.const[cython.int], 4)  # none, false, else the default
 POLICY_NAMES = {"random": 1, "default": 2, "external": 3, "passive": 4}
+# Chance nodes (chance mode): the seat a pending chance node names, and what is drawn
+CHANCE_SEAT = -2
+CHANCE_ROLL = cython.declare(cython.const[cython.int], 0)  # a die's face, by its index
+CHANCE_RANDOM = cython.declare(cython.const[cython.int], 1)  # random(n)'s value
+CHANCE_DRAW = cython.declare(cython.const[cython.int], 2)  # the card revealed on a deck
+CHANCE_NODES = cython.declare(cython.const[cython.int], 1)  # chance_mode: suspend at each
+CHANCE_SAMPLED = cython.declare(cython.const[cython.int], 2)  # chance_mode: draw each
 # The edition's module redefines these names below the kernel.
 DECISION_NAMES: tuple = ()
 SPACE_IDS: tuple = ()
@@ -74,6 +81,15 @@ def traced(type_name: str, value) -> str:
     if table is None:
         table = ENUMS.get(name)
     return str(value) if table is None else table[value]
+
+
+def chance_label(kind: int, what: int) -> str:
+    """A chance node as GameState.decision names it: `roll DIE`, `random` or `draw DECK`."""
+    if kind == CHANCE_ROLL:
+        return f"roll {DIE_NAMES[what]}"
+    if kind == CHANCE_DRAW:
+        return f"draw {DECK_NAMES[what]}"
+    return "random"
 
 
 def party(p) -> str:
@@ -189,6 +205,7 @@ def make_room(cls, names=RULES_ENTRIES) -> None:
         setattr(cls, name, RulesEntry(getattr(cls, name), room))
 
 
+POLICY_SEED_SALT = cython.declare(cython.const[cython.ulonglong], 0x5DEECE66D)  # policy_rng's
 GOLDEN_GAMMA = cython.declare(cython.const[cython.ulonglong], 0x9E3779B97F4A7C15)
 MIX_1 = cython.declare(cython.const[cython.ulonglong], 0xBF58476D1CE4E5B9)
 MIX_2 = cython.declare(cython.const[cython.ulonglong], 0x94D049BB133111EB)
@@ -382,7 +399,18 @@ class Rng:
                            (self.next_u64() >> 11) % cython.cast(cython.ulonglong, n))
 
     def copy(self):
-        other = Rng(0)
+        other: Rng = Rng.__new__(Rng)
         other.s0 = self.s0
         other.s1 = self.s1
+        return other
+
+    def state(self) -> list:
+        """The generator's two words (a serialization's)."""
+        return [self.s0, self.s1]
+
+    @staticmethod
+    def from_state(words):
+        other: Rng = Rng.__new__(Rng)
+        other.s0 = checked_int("a generator word", words[0], 0, MASK)
+        other.s1 = checked_int("a generator word", words[1], 0, MASK)
         return other

@@ -83,10 +83,12 @@ def test_openspiel_checks_the_players():
 def test_openspiel_actions_in_the_editions_words_and_pickled_states():
     import boardrules.openspiel  # noqa: F401
 
-    game = pyspiel.load_game("boardrules_disney_theme_park", {"players": 3, "seed": 5})
+    game = pyspiel.load_game("boardrules_disney_theme_park", {"players": 3})
     state = game.new_initial_state()
     for _ in range(20):
         state.apply_action(state.legal_actions()[-1])
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
     words = [state.action_to_string(a) for a in state.legal_actions()]
     decision = state._state.decision
     assert all(w.startswith(f"{decision}: ") for w in words)
@@ -96,3 +98,22 @@ def test_openspiel_actions_in_the_editions_words_and_pickled_states():
     copy = state.clone()
     copy.apply_action(copy.legal_actions()[0])
     assert str(state) != str(copy) or state.history() != copy.history()
+
+
+def test_openspiel_games_have_explicit_chance_nodes():
+    """Dice are chance nodes with their outcomes and probabilities, in the edition's words."""
+    import boardrules.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("boardrules_disney_theme_park", {"players": 4})
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    outcomes = state.chance_outcomes()
+    assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+    assert max(a for a, _ in outcomes) < game.max_chance_outcomes()
+    words = [state.action_to_string(pyspiel.PlayerId.CHANCE, a) for a, _ in outcomes]
+    assert words[0].startswith("roll ") and words[0] != words[-1]
+    twin = state.clone()
+    state.apply_action(outcomes[0][0])
+    twin.apply_action(outcomes[-1][0])
+    assert state.history() != twin.history()

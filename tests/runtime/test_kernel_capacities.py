@@ -14,7 +14,7 @@ SIZE_OF = {
     "spaces": ("track_of", "space_at_track", "land_count", "rest_count", "pass_mask",
                "pass_gap"),
     "dice": ("die_size",),
-    "decks": ("deck_first", "deck_size", "deck_head", "deck_count"),
+    "decks": ("deck_first", "deck_size", "deck_head", "deck_count", "unrevealed"),
     "cards": ("queue", "card_deck", "card_holder", "held_next", "card_key"),
     "options": ("opts",),
     "rules": ("rule_fired",),
