@@ -245,3 +245,17 @@ def test_the_state_benchmark_reports_apply_clone_and_rollouts(tmp_path):
     assert report["apply_median_us"] > 0 and report["clone_median_us"] > 0
     assert report["rollouts_per_second"] > 0 and report["mode"] == "chance"
     assert report["api_rollouts_per_second"] > 0
+
+
+def test_bench_mcts_reports_a_win_rate_with_its_interval(tmp_path):
+    pytest.importorskip("pyspiel")
+    out = tmp_path / "mcts.json"
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks/bench_mcts.py"), "super_mario_celebration",
+         "--games", "2", "--simulations", "3", "--turn-cap", "6", "--json", str(out)],
+        capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    report = json.loads(out.read_text())
+    low, high = report["win_rate_ci95"]
+    assert report["games"] == 2 and low <= report["win_rate"] <= high
+    assert "MCTS won" in run.stdout

@@ -128,6 +128,7 @@ class Kernel:
     inline_seats: cython.uint
     script_pos: cython.int
     script_len: cython.int
+    script_seats: cython.uint  # a bit per seat whose decisions the replay script answers
     dice_pos: cython.int
     dice_len: cython.int
     dice_strict: cython.bint  # a scenario scripts every roll: none left is an error
@@ -242,6 +243,7 @@ class Kernel:
         self.script = []
         self.script_pos = 0
         self.script_len = 0
+        self.script_seats = ALL_SEATS
         self.script_dice = []
         self.script_for = []
         self.dice_pos = 0

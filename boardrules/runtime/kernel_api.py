@@ -150,12 +150,15 @@ class KernelApi(Decisions):
         in chance mode)."""
         self.use_script([int(a) for a in actions])
 
-    def use_script(self, actions: list) -> None:
+    def use_script(self, actions: list, seats: int = ALL_SEATS) -> None:
         """set_script's, for a list of ints that is the game's from now on (GameState's
-        replays: no copy, no conversion of a turn's actions at every step)."""
+        replays: no copy, no conversion of a turn's actions at every step). `seats`: a bit
+        per seat whose decisions it answers (the others' policies answer theirs, as they
+        did when the actions were taken); chance nodes take it whoever plays."""
         self.script = actions
         self.script_pos = 0
         self.script_len = len(actions)
+        self.script_seats = seats
         self.refresh_plain()
 
     def copy_objects_into(self, other: Kernel) -> None:

@@ -42,8 +42,8 @@ class Decisions(Primitives):
         """How the next decision of `who` is taken; forced and scripted answers come first.
         Inline: the random policy asks it for every decision (the dictionaries of forced
         answers, which only scenarios and replays fill, are looked up apart)."""
-        if self.script_pos < self.script_len:
-            return POLICY_EXTERNAL
+        if self.script_pos < self.script_len and (self.script_seats >> who) & 1:
+            return POLICY_EXTERNAL  # a replay answers for the seats it was made for
         if self.n_forced > 0 and self.is_forced(decision, who):
             return POLICY_EXTERNAL
         return self.policy[who]
@@ -175,10 +175,11 @@ class Decisions(Primitives):
     @cython.inline
     @cython.exceptval(-1, check=True)
     def k_script_answers(self, decision: cython.int, who: cython.int) -> cython.bint:
-        """Whether the replay script answers this decision: it is not empty and no forced
-        answer comes first (external_choice's order)."""
-        return self.script_pos < self.script_len and not (
-            self.n_forced > 0 and self.is_forced(decision, who))
+        """Whether the replay script answers this decision: it is not empty, the seat is one
+        it answers for (use_script: a seat with a built-in policy replays itself, its draws
+        being the game's), and no forced answer comes first (external_choice's order)."""
+        return self.script_pos < self.script_len and (self.script_seats >> who) & 1 \
+            and not (self.n_forced > 0 and self.is_forced(decision, who))
 
     @cython.cfunc
     @cython.final

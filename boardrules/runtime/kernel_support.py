@@ -46,6 +46,7 @@ POLICY_DEFAULT = cython.declare(cython.const[cython.int], 2)
 POLICY_EXTERNAL = cython.declare(cython.const[cython.int], 3)
 POLICY_PASSIVE = cython.declare(cython.const[cython.int], 4)  # none, false, else the default
 POLICY_NAMES = {"random": 1, "default": 2, "external": 3, "passive": 4}
+ALL_SEATS = 0xFFFFFFFF  # a bit per seat: every seat (a replay script answers them all)
 # Chance nodes (chance mode): the seat a pending chance node names, and what is drawn
 CHANCE_SEAT = -2
 CHANCE_ROLL = cython.declare(cython.const[cython.int], 0)  # a die's face, by its index

@@ -37,9 +37,14 @@ class IllegalAction(ValueError):
 class GameState:
     def __init__(self, module: ModuleType, n_players: int, seed: int = 0,
                  actions: list[int] | None = None, turn_cap: int | None = None,
-                 options: dict[str, int] | None = None, chance: bool = False):
+                 options: dict[str, int] | None = None, chance: bool = False,
+                 policies: list[str] | None = None):
         self.module = module
         self.n_players = n_players
+        # each seat's policy: "external" where the caller answers (every seat by default),
+        # else a built-in one the module plays itself ("default", "random")
+        self.policies = list(policies or ["external"] * n_players)
+        self._answered_seats = answered_seats(self.policies)
         self.seed = seed
         self.turn_cap = module.TURN_LIMIT if turn_cap is None else turn_cap
         self.actions: list[int] = list(actions or [])
@@ -50,7 +55,7 @@ class GameState:
 
     def _new_game(self):
         game = self.module.Game(self.n_players, seed=self.seed, turn_cap=self.turn_cap,
-                                policies=["external"] * self.n_players, options=self.options)
+                                policies=self.policies, options=self.options)
         if self.chance:
             game.set_chance_mode(CHANCE_NODES)
         return game
@@ -60,7 +65,7 @@ class GameState:
         or chance node (or the end); a turn that ends leaves its copy as the next one's."""
         saved, used = self._checkpoint
         game = saved.copy()
-        game.use_script(self.actions[used:])
+        game.use_script(self.actions[used:], self._answered_seats)
         try:
             while not game.over:
                 game.play(1)
@@ -138,13 +143,14 @@ class GameState:
         return other
 
     def rollout(self, seed: int):
-        """The game played on to its end from here by the random policy on every seat, in
-        C: the module's finished Game (winner(), score(p), players_cash()). In chance mode
-        the chance nodes to come are drawn from `seed`; a seeded game's dice stay its own."""
+        """The game played on to its end from here, in C, by the random policy on every seat
+        the caller answers (the others keep their own): the module's finished Game
+        (winner(), score(p), players_cash()). In chance mode the chance nodes to come are
+        drawn from `seed`; a seeded game's dice stay its own."""
         saved, used = self._checkpoint
         game = saved.copy()
-        game.use_script(self.actions[used:])
-        game.set_policies(["random"] * self.n_players)
+        game.use_script(self.actions[used:], self._answered_seats)
+        game.set_policies(["random" if p == "external" else p for p in self.policies])
         if self.chance:
             game.set_chance_mode(CHANCE_SAMPLED)
         game.reseed(seed, dice=self.chance)
@@ -162,7 +168,8 @@ class GameState:
         saved, used = self._checkpoint
         data = {"format": FORMAT, "edition": self.module.EDITION, "players": self.n_players,
                 "seed": self.seed, "turn_cap": self.turn_cap, "options": self.options,
-                "chance": self.chance, "actions": self.actions, "used": used,
+                "chance": self.chance, "policies": self.policies,
+                "actions": self.actions, "used": used,
                 "turn_start": {"fields": _numbers(saved.c_fields()),
                                "objects": saved.objects_state()}}
         return json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
@@ -181,12 +188,19 @@ class GameState:
         state.actions = [int(a) for a in found["actions"]]
         state.options = {str(k): int(v) for k, v in found["options"].items()}
         state.chance = bool(found["chance"])
+        state.policies = [str(p) for p in found.get("policies", ["external"] * state.n_players)]
+        state._answered_seats = answered_seats(state.policies)
         game = module.Game.__new__(module.Game)
         game.load_c_fields(found["turn_start"]["fields"])
         game.load_objects_state(found["turn_start"]["objects"])
         state._checkpoint = (game, int(found["used"]))
         state._replay()
         return state
+
+
+def answered_seats(policies: list[str]) -> int:
+    """A bit per seat the caller answers: the seats whose answers a replay script holds."""
+    return sum(1 << seat for seat, policy in enumerate(policies) if policy == "external")
 
 
 def play_random(state: GameState, actions: int, seed: int) -> GameState:
