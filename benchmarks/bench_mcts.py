@@ -6,8 +6,9 @@
 Seat p1 is OpenSpiel's MCTSBot (S simulations a move, UCT c = 2, each leaf valued by R
 random games played to the end in C: agents/search.py); every other seat plays the edition's
 default strategy inside the game (the OpenSpiel game's `others=default`); chance nodes are
-sampled with their probabilities. G games (game i from seed N + i, in W processes); the MCTS seat's win rate with its 95% (Wilson)
-interval, and the rate a default seat would have by symmetry (1/K). Not a test: measured
+sampled with their probabilities. G games (game i from seed N + i, in W processes); the
+MCTS seat's win rate with its 95% (Wilson) interval, and the rate a default seat would
+have by symmetry (1/K). Not a test: measured
 here, not asserted.
 """
 
