@@ -36,6 +36,21 @@ def test_the_variants_play_differently(compiled):
     assert not any("roll sound=" in str(line) for line in without.trace())
 
 
+def test_the_sound_unit_plays_as_the_table_without_sound(compiled):
+    """The unit's odds are taken from its printed substitute, outcome for outcome: a
+    seed plays the same game with the unit as with the table (the traces differ only
+    in naming the sounds)."""
+    for index in range(20):
+        seed = game_seed(11, index)
+        games = [compiled.Game(4, seed=seed, options=options) for options in VARIANTS.values()]
+        for game in games:
+            game.play()
+        with_sound, without = games
+        assert with_sound.winner() == without.winner(), f"seed {seed}"
+        assert with_sound.players_cash() == without.players_cash(), f"seed {seed}"
+        assert with_sound.landings() == without.landings(), f"seed {seed}"
+
+
 @pytest.mark.parametrize("options", VARIANTS.values(), ids=VARIANTS.keys())
 def test_default_games_end_by_bankruptcy(compiled, options):
     for players in (2, 4, 6):
