@@ -366,6 +366,7 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
         "counter_indexes": {ix.name: ix for ix in program.counter_indexes},
         "count_array": count_array,
         "count_size": count_size,
+        "whole_word": whole_word,
         "indexed_counters": {ix.counter: ix for ix in program.counter_indexes},
         "describe": ir_text.aggregate,
         "versions": MemoVersions.of(program),
@@ -478,6 +479,7 @@ def _game_arrays(program: ir.Program, kernel: dict[str, list[int]],
             arrays.append((ident(cx.counter, "vxb_"), f"[0] * {cx.values}"))
         arrays += [(count_array(cx, table), f"[0] * {count_size(cx, indexes[table])}")
                    for table in cx.counted_by]
+        arrays += [(whole_word(cx, table), f"[0] * {cx.values}") for table in cx.whole_by]
     # a version per entity starts at 1, as the whole counters' do: above a slot's empty stamp
     arrays += [(ident(array, "mvk_"), f"[1] * {sizes[array.split('_')[0]]}")
                for array in versions.per_entity]
@@ -491,6 +493,12 @@ def _game_arrays(program: ir.Program, kernel: dict[str, list[int]],
 def count_array(cx: ir.CounterIndex, table_index: str) -> str:
     """The array of a counter index's counts by the keys of a table index (counts.py)."""
     return ident(f"{cx.counter}_by_{table_index}", "vxc_")
+
+
+def whole_word(cx: ir.CounterIndex, table_index: str, prefix: str = "vxw_") -> str:
+    """The array (or, with prefix vxwhole_, the method) of a counter index's words of whole
+    keys of a table index (optimize/wholes.py)."""
+    return ident(f"{cx.counter}_by_{table_index}", prefix)
 
 
 def count_size(cx: ir.CounterIndex, ix: ir.Index) -> int:

@@ -246,6 +246,20 @@ class Domain:
     # bits of a word; the conjuncts on declared data it stands for (shown in dumps)
     mask: int | None = None
     masked: tuple[Expr, ...] = ()
+    # set by the whole-keys pass: words of the entities whose key (a read-only field) has
+    # all its members at one value of a counter, kept by the counter's writes, that the
+    # bits are also masked with (optimize/wholes.py)
+    wholes: tuple[Whole, ...] = ()
+
+
+@dataclass(frozen=True)
+class Whole:
+    """The word of a counter index kept per counter value: the entities whose key of the
+    table index has every member at that value (`owns_group(p, s.group)` for every s)."""
+
+    counter_index: str
+    table_index: str
+    value: Expr
 
 
 @dataclass(frozen=True)
@@ -274,6 +288,9 @@ class CounterIndex:
     # table indexes (of read-only fields) by whose keys it also counts its members: for
     # each key and counter value, how many entities have both (optimize/counts.py)
     counted_by: tuple[str, ...] = ()
+    # table indexes (among counted_by) whose whole keys it also keeps as words per value
+    # (optimize/wholes.py)
+    whole_by: tuple[str, ...] = ()
     bits: bool = False  # also the members of each value as a word's bits (optimize/bits.py)
     # whether none's members are kept as a list too, or only as bits and counts, when no
     # walk lists them (optimize/none_slots.py)

@@ -59,6 +59,8 @@ def domain(var: str, d: ir.Domain, where: ir.Expr | None) -> str:
     if d.mask is not None:
         passing = " and ".join(expr(c) for c in d.masked) or "every one"
         text += f" as bits (of {d.mask.bit_count()} passing {passing})"
+    for w in d.wholes:
+        text += f" and whole keys of {w.table_index} at {expr(w.value)} in {w.counter_index}"
     return text + (f" where {expr(where)}" if where is not None else "")
 
 

@@ -43,6 +43,7 @@ from .option_defaults import options_defaults
 from .prechecks import invariant_prechecks
 from .some import eliminate_some, some_of_declared_data
 from .unwinding import split_unwinding_calls
+from .wholes import whole_keys
 
 Optimization = Callable[[ir.Program, Effects, Reporter], ir.Program]
 
@@ -77,6 +78,7 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("keep-candidates", keep_candidates),
     ("guards-before-lookups", guards_before_lookups),
     ("bit-walks", bit_walks),
+    ("whole-keys", whole_keys),
     ("drop-none-slots", drop_none_slots),
     ("invariant-prechecks", invariant_prechecks),
     ("bound-counts", bound_counts),
