@@ -246,16 +246,16 @@ class Domain:
     # bits of a word; the conjuncts on declared data it stands for (shown in dumps)
     mask: int | None = None
     masked: tuple[Expr, ...] = ()
-    # set by the whole-keys pass: words of the entities whose key (a read-only field) has
-    # all its members at one value of a counter, kept by the counter's writes, that the
-    # bits are also masked with (optimize/wholes.py)
-    wholes: tuple[Whole, ...] = ()
+    # set by the whole-keys and flag-words passes: words that counter indexes keep, that
+    # the bits are also masked with (optimize/wholes.py, optimize/flags.py)
+    words: tuple[Word, ...] = ()
 
 
 @dataclass(frozen=True)
-class Whole:
-    """The word of a counter index kept per counter value: the entities whose key of the
-    table index has every member at that value (`owns_group(p, s.group)` for every s)."""
+class Word:
+    """A word a counter index keeps per counter value: with a table index, the entities
+    whose key has every member at the value (`owns_group(p, s.group)` for every s); without
+    one (""), the entities at the value (`s.mortgaged`)."""
 
     counter_index: str
     table_index: str
@@ -295,6 +295,9 @@ class CounterIndex:
     # whether none's members are kept as a list too, or only as bits and counts, when no
     # walk lists them (optimize/none_slots.py)
     none_listed: bool = True
+    # whether any value's members are kept as a list: not when only words are read (a
+    # flag's, optimize/flags.py)
+    listed: bool = True
 
 
 @dataclass(frozen=True)

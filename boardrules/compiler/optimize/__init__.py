@@ -22,6 +22,7 @@ from .decisions import lazy_decisions
 from .disjunctions import factor_disjunctions
 from .effects import Effects, analyse
 from .elements import known_elements
+from .flags import flag_words
 from .fold import fold_constants
 from .guards import guard_aggregates, guard_loops, guards_before_lookups
 from .hoist import hoist_invariants, hoist_option_invariants, settle_lazy_reads
@@ -79,6 +80,7 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("guards-before-lookups", guards_before_lookups),
     ("bit-walks", bit_walks),
     ("whole-keys", whole_keys),
+    ("flag-words", flag_words),
     ("drop-none-slots", drop_none_slots),
     ("invariant-prechecks", invariant_prechecks),
     ("bound-counts", bound_counts),

@@ -22,6 +22,7 @@ all its members at v, which is what the call answered for x.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 from .. import ir
 from ..diagnostics import Reporter
@@ -45,7 +46,7 @@ class _Calls:
         self.table_indexes = {ix.name: ix for ix in program.indexes}
         self.counter_indexes = {cx.name: cx for cx in program.counter_indexes}
 
-    def whole(self, c: ir.Expr, var: str, fx: Effects) -> ir.Whole | None:
+    def whole(self, c: ir.Expr, var: str, fx: Effects) -> ir.Word | None:
         """The word that stands for conjunct c of a walk by var, if one does."""
         for _ in range(ROUNDS + 1):
             if not isinstance(c, ir.CallProc):
@@ -62,7 +63,7 @@ class _Calls:
         return None
 
     def _of_query(self, a: ir.Aggregate, args: dict[str, ir.Expr], var: str,
-                  fx: Effects) -> ir.Whole | None:
+                  fx: Effects) -> ir.Word | None:
         q = a.counted
         if q is None or a.kind != "all" or q.excluded is not None or a.name in fx.impure:
             return None
@@ -73,7 +74,23 @@ class _Calls:
         key, value = substitute_locals(q.key, args), substitute_locals(q.value, args)
         if field_of(key, var) != ix.table or not key_ok(value, var, fx):
             return None
-        return ir.Whole(cx.name, ix.name, value)
+        return ir.Word(cx.name, ix.name, value)
+
+
+def words_of(where: ir.Expr, fx: Effects, word: Callable[[ir.Expr], ir.Word | None]
+             ) -> tuple[list[ir.Word], ir.Expr | None]:
+    """The words that stand for conjuncts of a walk's filter, from its leading run of pure
+    and safe ones (skipping an entity then skips no write and no error), and the filter
+    left without them."""
+    words, rest, clean = [], [], True
+    for c in chain_of(where, "and"):
+        clean = clean and fx.expr_is_clean(c)
+        found = word(c) if clean else None
+        if found is None:
+            rest.append(c)
+        else:
+            words.append(found)
+    return words, chained(rest, "and") if rest else None
 
 
 def whole_keys(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
@@ -85,21 +102,13 @@ def whole_keys(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Progr
         if a.domain.mask is None or a.where is None:
             aggregates.append(a)
             continue
-        wholes, rest, clean = [], [], True
-        for c in chain_of(a.where, "and"):
-            clean = clean and fx.expr_is_clean(c)
-            whole = calls.whole(c, a.var, fx) if clean else None
-            if whole is None:
-                rest.append(c)
-            else:
-                wholes.append(whole)
-                kept.setdefault(whole.counter_index, set()).add(whole.table_index)
-        if not wholes:
-            aggregates.append(a)
-            continue
-        domain = dataclasses.replace(a.domain, wholes=a.domain.wholes + tuple(wholes))
-        aggregates.append(dataclasses.replace(a, domain=domain,
-                                              where=chained(rest, "and") if rest else None))
+        wholes, where = words_of(a.where, fx, lambda c, a=a: calls.whole(c, a.var, fx))
+        for whole in wholes:
+            kept.setdefault(whole.counter_index, set()).add(whole.table_index)
+        if wholes:
+            domain = dataclasses.replace(a.domain, words=a.domain.words + tuple(wholes))
+            a = dataclasses.replace(a, domain=domain, where=where)
+        aggregates.append(a)
     return dataclasses.replace(
         program, aggregates=tuple(aggregates),
         counter_indexes=tuple(

@@ -63,7 +63,7 @@ def test_a_whole_group_test_leaves_the_filter_for_a_kept_word(editions):
     owner's word of whole groups; the counter index keeps it by the group index."""
     program = editions.compile(RULES, until="whole-keys", prelude=False).program
     dearest = aggregate(program, "dearest_whole")
-    (whole,) = dearest.domain.wholes
+    (whole,) = dearest.domain.words
     assert whole.value == ir.Local(ir.Type("player"), "p")
     assert ir_text.expr(dearest.where) == "(s.space_level < 3)"
     assert f"and whole keys of {whole.table_index} at p in {whole.counter_index}" in \
@@ -76,7 +76,7 @@ def test_a_whole_group_test_after_one_that_may_raise_stays_in_the_filter(edition
     """Skipping a space must not skip the division by zero it might meet first."""
     program = editions.compile(RULES, until="whole-keys", prelude=False).program
     risky = aggregate(program, "risky_whole")
-    assert risky.domain.mask is not None and not risky.domain.wholes
+    assert risky.domain.mask is not None and not risky.domain.words
     assert ir_text.expr(risky.where).endswith("and proc_owns(p, s.space_group))")
 
 
