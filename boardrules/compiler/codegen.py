@@ -41,6 +41,7 @@ from .optimize.walk import (
 from .order import order_context
 from .primitives import DECK_FUNCTIONS, KERNEL_FUNCTIONS
 from .statements import always_returns
+from .symbols import KERNEL_EVENTS
 from .template_cache import TemplateCache
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -261,6 +262,14 @@ def hoisted_guards(program: ir.Program, fx: Effects) -> dict[str, ir.Expr]:
             if f.guard is not None and f.rule_index >= 0 and fx.expr_is_clean(f.guard)}
 
 
+def idle_events(program: ir.Program, guards: dict[str, ir.Expr]) -> set[str]:
+    """The rules' own events whose every handler's guard is constant false (or that no rule
+    handles): inline, so that C drops their calls (the kernel's events stay overridable)."""
+    never = ir.Const(ir.BOOL, False)
+    return {name for name, event in program.events.items() if name not in KERNEL_EVENTS
+            and all(guards.get(h.function) == never for h in event.handlers)}
+
+
 INLINED_STATEMENTS = 8  # a procedure of at most this many statements, none a loop, is inline
 
 
@@ -355,6 +364,7 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
         "walk_local_decls": walk_local_decls,
         "loop_walk_locals": loop_walk_locals,
         "hoisted_guards": hoisted_guards(program, effects),
+        "idle_events": idle_events(program, hoisted_guards(program, effects)),
         **_hoisted_context(program),
         "recursive_functions": [f.name for f in program.functions if f.name in effects.recursive],
         "inlined_functions": inlined_functions(program, effects),
