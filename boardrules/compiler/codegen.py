@@ -42,6 +42,7 @@ from .order import order_context
 from .primitives import DECK_FUNCTIONS, KERNEL_FUNCTIONS
 from .state_fields import fill_state_code
 from .statements import always_returns
+from .symbols import KERNEL_EVENTS
 from .template_cache import TemplateCache
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -262,6 +263,14 @@ def hoisted_guards(program: ir.Program, fx: Effects) -> dict[str, ir.Expr]:
             if f.guard is not None and f.rule_index >= 0 and fx.expr_is_clean(f.guard)}
 
 
+def idle_events(program: ir.Program, guards: dict[str, ir.Expr]) -> set[str]:
+    """The rules' own events whose every handler's guard is constant false (or that no rule
+    handles): inline, so that C drops their calls (the kernel's events stay overridable)."""
+    never = ir.Const(ir.BOOL, False)
+    return {name for name, event in program.events.items() if name not in KERNEL_EVENTS
+            and all(guards.get(h.function) == never for h in event.handlers)}
+
+
 INLINED_STATEMENTS = 8  # a procedure of at most this many statements, none a loop, is inline
 
 
@@ -356,6 +365,7 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
         "walk_local_decls": walk_local_decls,
         "loop_walk_locals": loop_walk_locals,
         "hoisted_guards": hoisted_guards(program, effects),
+        "idle_events": idle_events(program, hoisted_guards(program, effects)),
         **_hoisted_context(program),
         "recursive_functions": [f.name for f in program.functions if f.name in effects.recursive],
         "inlined_functions": inlined_functions(program, effects),
@@ -367,6 +377,7 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
         "counter_indexes": {ix.name: ix for ix in program.counter_indexes},
         "count_array": count_array,
         "count_size": count_size,
+        "whole_word": whole_word,
         "indexed_counters": {ix.counter: ix for ix in program.counter_indexes},
         "describe": ir_text.aggregate,
         "versions": MemoVersions.of(program),
@@ -479,6 +490,7 @@ def _game_arrays(program: ir.Program, kernel: dict[str, list[int]],
             arrays.append((ident(cx.counter, "vxb_"), f"[0] * {cx.values}"))
         arrays += [(count_array(cx, table), f"[0] * {count_size(cx, indexes[table])}")
                    for table in cx.counted_by]
+        arrays += [(whole_word(cx, table), f"[0] * {cx.values}") for table in cx.whole_by]
     # a version per entity starts at 1, as the whole counters' do: above a slot's empty stamp
     arrays += [(ident(array, "mvk_"), f"[1] * {sizes[array.split('_')[0]]}")
                for array in versions.per_entity]
@@ -492,6 +504,12 @@ def _game_arrays(program: ir.Program, kernel: dict[str, list[int]],
 def count_array(cx: ir.CounterIndex, table_index: str) -> str:
     """The array of a counter index's counts by the keys of a table index (counts.py)."""
     return ident(f"{cx.counter}_by_{table_index}", "vxc_")
+
+
+def whole_word(cx: ir.CounterIndex, table_index: str, prefix: str = "vxw_") -> str:
+    """The array (or, with prefix vxwhole_, the method) of a counter index's words of whole
+    keys of a table index (optimize/wholes.py)."""
+    return ident(f"{cx.counter}_by_{table_index}", prefix)
 
 
 def count_size(cx: ir.CounterIndex, ix: ir.Index) -> int:

@@ -246,6 +246,20 @@ class Domain:
     # bits of a word; the conjuncts on declared data it stands for (shown in dumps)
     mask: int | None = None
     masked: tuple[Expr, ...] = ()
+    # set by the whole-keys and flag-words passes: words that counter indexes keep, that
+    # the bits are also masked with (optimize/wholes.py, optimize/flags.py)
+    words: tuple[Word, ...] = ()
+
+
+@dataclass(frozen=True)
+class Word:
+    """A word a counter index keeps per counter value: with a table index, the entities
+    whose key has every member at the value (`owns_group(p, s.group)` for every s); without
+    one (""), the entities at the value (`s.mortgaged`)."""
+
+    counter_index: str
+    table_index: str
+    value: Expr
 
 
 @dataclass(frozen=True)
@@ -274,10 +288,16 @@ class CounterIndex:
     # table indexes (of read-only fields) by whose keys it also counts its members: for
     # each key and counter value, how many entities have both (optimize/counts.py)
     counted_by: tuple[str, ...] = ()
+    # table indexes (among counted_by) whose whole keys it also keeps as words per value
+    # (optimize/wholes.py)
+    whole_by: tuple[str, ...] = ()
     bits: bool = False  # also the members of each value as a word's bits (optimize/bits.py)
     # whether none's members are kept as a list too, or only as bits and counts, when no
     # walk lists them (optimize/none_slots.py)
     none_listed: bool = True
+    # whether any value's members are kept as a list: not when only words are read (a
+    # flag's, optimize/flags.py)
+    listed: bool = True
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,9 @@ def domain(var: str, d: ir.Domain, where: ir.Expr | None) -> str:
     if d.mask is not None:
         passing = " and ".join(expr(c) for c in d.masked) or "every one"
         text += f" as bits (of {d.mask.bit_count()} passing {passing})"
+    for w in d.words:
+        text += (f" and whole keys of {w.table_index} at {expr(w.value)} in {w.counter_index}"
+                 if w.table_index else f" and {w.counter_index}[{expr(w.value)}]")
     return text + (f" where {expr(where)}" if where is not None else "")
 
 
@@ -173,5 +176,7 @@ def program(p: ir.Program) -> str:
     for cx in p.counter_indexes:
         kept = ("none and " if cx.none_listed else "none (as bits) and ") if cx.offset < 0 else ""
         lines.append(f"counter index {cx.name} on {cx.counter}: the members of "
-                     f"{kept}{cx.values + cx.offset} values{' (and as bits)' if cx.bits else ''}")
+                     f"{kept}{cx.values + cx.offset} values"
+                     f"{(' (and as bits)' if cx.listed else ' (as bits only)') if cx.bits else ''}"
+                     f"{''.join(f', whole keys of {t}' for t in cx.whole_by)}")
     return "\n".join(lines) + "\n"

@@ -399,12 +399,9 @@ class Kernel:
         self.handling = 0
         self.throw_open = False
         if self.tracing:
-            self.trace_lines.append(f"turn {self.turn} p{p + 1} cash={self.cash[p]}")
+            self.k_turn_noted(p)
         if self.unwinds:
-            try:
-                self.event_turn(p)
-            except Unwind:
-                pass
+            self.k_turn_unwinding(p)
         else:
             self.event_turn(p)
         self.settle_unwinding()
@@ -412,6 +409,26 @@ class Kernel:
         if self.throw_open:  # the turn's last throw is over
             self.k_rest()
         self.k_count_round(p)
+        return 0
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-1)
+    def k_turn_unwinding(self, p: cython.int) -> cython.int:
+        """The turn's rules of a program whose `end turn` may leave an expression (an
+        exception): caught here, out of run_turn's plain path."""
+        try:
+            self.event_turn(p)
+        except Unwind:
+            pass
+        return 0
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-1)
+    def k_turn_noted(self, p: cython.int) -> cython.int:
+        """A turn's trace line, out of run_turn's plain path."""
+        self.trace_lines.append(f"turn {self.turn} p{p + 1} cash={self.cash[p]}")
         return 0
 
     @cython.cfunc
@@ -514,7 +531,7 @@ class Kernel:
             self.unrevealed[d] = n
             return 0
         for i in range(n - 1, 0, -1):
-            j = self.chance.below(i + 1)
+            j = self.chance.draw_below(i + 1)
             a = first + (self.deck_head[d] + i) % size
             b = first + (self.deck_head[d] + j) % size
             tmp = self.queue[a]
@@ -611,7 +628,15 @@ class Kernel:
         if p == self.current:
             self.placed_since_throw = True
         if self.tracing:
-            self.trace_lines.append(f"  p{p + 1} at {SPACE_IDS[s]}")
+            self.k_place_noted(p, s)
+        return 0
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-1)
+    def k_place_noted(self, p: cython.int, s: cython.int) -> cython.int:
+        """A placement's trace line, out of k_place's plain path."""
+        self.trace_lines.append(f"  p{p + 1} at {SPACE_IDS[s]}")
         return 0
 
     # ---- players ---------------------------------------------------------------

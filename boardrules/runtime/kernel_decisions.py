@@ -93,7 +93,7 @@ class Decisions(Primitives):
         elif kind == POLICY_PASSIVE:  # none, or false for a yes/no decision (0 to 1)
             choice = -1 if optional else low if DECISION_TYPES[decision] == "bool" else default
         elif kind == POLICY_RANDOM:
-            choice = low + self.policy_rng.below(span + 1 if optional else span)
+            choice = low + self.policy_rng.draw_below(span + 1 if optional else span)
             if choice > high:
                 choice = -1
         elif span <= MAX_LISTED_ANSWERS and self.k_script_answers(decision, who):  # in C
@@ -136,7 +136,7 @@ class Decisions(Primitives):
             return self.opts[0]
         kind = self.policy_of(decision, who)
         if kind == POLICY_RANDOM:  # one of the options by construction: no search
-            i = self.policy_rng.below(n + 1 if optional else n)
+            i = self.policy_rng.draw_below(n + 1 if optional else n)
             choice = -1 if i == n else self.opts[i]
         elif kind == POLICY_DEFAULT:
             choice = default

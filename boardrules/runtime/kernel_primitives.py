@@ -114,8 +114,32 @@ class Primitives(Kernel):
 
     @cython.cfunc
     @cython.final
+    @cython.inline
     @cython.exceptval(-2147483647, check=True)
     def k_roll(self, die: cython.int) -> cython.int:
+        """A die's face: the plain path draws it, inline; a scripted or traced game's roll,
+        or a chance node's, goes out of line (k_roll_noted), so that a seeded game pays none."""
+        value: cython.int
+        if self.dice_pos < self.dice_len or self.dice_strict or self.tracing or self.chance_mode:
+            return self.k_roll_noted(die)
+        value = self.k_face(die)
+        if self.in_turn and self.handling == 0:
+            self.k_note_throw()
+        return value
+
+    @cython.cfunc
+    @cython.final
+    @cython.inline
+    @cython.exceptval(check=False)
+    def k_face(self, die: cython.int) -> cython.int:
+        """A face of the die drawn from the seeded generator."""
+        return self.die_faces[die * CAP_FACES + self.chance.draw_below(self.die_size[die])]
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-2147483647, check=True)
+    def k_roll_noted(self, die: cython.int) -> cython.int:
+        """k_roll of a game with scripted dice, a trace or chance nodes."""
         value: cython.int
         if self.dice_pos < self.dice_len:
             value = self.script_dice[self.dice_pos]
@@ -129,7 +153,7 @@ class Primitives(Kernel):
             value = self.die_faces[die * CAP_FACES + self.k_chance(CHANCE_ROLL, die,
                                                                    self.die_size[die])]
         else:
-            value = self.die_faces[die * CAP_FACES + self.chance.below(self.die_size[die])]
+            value = self.k_face(die)
         if self.in_turn and self.handling == 0:
             self.k_note_throw()
         if self.tracing:
@@ -144,7 +168,7 @@ class Primitives(Kernel):
             raise RuleError(f"random({n}): the bound must be positive")
         if self.chance_mode:
             return self.k_chance(CHANCE_RANDOM, 0, n)
-        return self.chance.below(n)
+        return self.chance.draw_below(n)
 
     @cython.cfunc
     @cython.final
@@ -429,6 +453,15 @@ class Primitives(Kernel):
             self.cash[payer] = narrow(wide(self.cash[payer]) - amount)
         if payee >= 0:
             self.cash[payee] = narrow(wide(self.cash[payee]) + amount)
+        if self.ledgering or self.tracing:
+            self.k_pay_noted(payer, payee, amount)
+        return 0
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-1)
+    def k_pay_noted(self, payer: cython.int, payee: cython.int, amount: cython.int) -> cython.int:
+        """A payment's ledger entry and trace line, out of k_pay's plain path."""
         if self.ledgering:
             self.ledger.append((self.turn, payer, payee, amount))
         if self.tracing:

@@ -382,9 +382,11 @@ class Rng:
         self.s1 = splitmix64((seed + GOLDEN_GAMMA) & MASK) | 1
         return 0
 
-    @cython.ccall
+    @cython.cfunc
+    @cython.inline
     @cython.exceptval(check=False)
-    def next_u64(self) -> cython.ulonglong:
+    def step(self) -> cython.ulonglong:
+        """The next 64 bits, inline in the kernel's draws."""
         x: cython.ulonglong = self.s0
         y: cython.ulonglong = self.s1
         self.s0 = y
@@ -392,12 +394,24 @@ class Rng:
         self.s1 = x ^ y ^ (x >> 17) ^ (y >> 26)
         return (self.s1 + y) & MASK
 
+    @cython.cfunc
+    @cython.inline
+    @cython.exceptval(check=False)
+    def draw_below(self, n: cython.longlong) -> cython.longlong:
+        """A uniform integer in [0, n) for n >= 1, inline in the kernel's draws."""
+        return cython.cast(cython.longlong,
+                           (self.step() >> 11) % cython.cast(cython.ulonglong, n))
+
+    @cython.ccall
+    @cython.exceptval(check=False)
+    def next_u64(self) -> cython.ulonglong:
+        return self.step()
+
     @cython.ccall
     @cython.exceptval(check=False)
     def below(self, n: cython.longlong) -> cython.longlong:
         """A uniform integer in [0, n) for n >= 1."""
-        return cython.cast(cython.longlong,
-                           (self.next_u64() >> 11) % cython.cast(cython.ulonglong, n))
+        return self.draw_below(n)
 
     def copy(self):
         other: Rng = Rng.__new__(Rng)

@@ -553,3 +553,33 @@ def test_an_answer_other_than_the_default_still_runs_the_rest(module_editions, b
     game.force_answers("pick", [2])
     game.play(1)
     assert [game.state_get("c_space_owner", s) for s in range(3)] == [-1, 1, 0]
+
+
+IDLE_EVENTS = """param delay: int = 0
+  assume "no delay"
+event rested(p: player)
+event waited(p: player)
+event skipped(p: player)
+counter player.rests: int = 0
+rule rest { on rested(p: player) { p.rests += 1 } }
+rule wait { on waited(p: player) when delay > 0 { p.rests += 2 } }
+rule tell { on land(p: player, s: space) {
+  trigger rested(p)
+  trigger waited(p)
+  trigger skipped(p)
+} }
+"""
+
+
+def test_an_event_no_handler_can_run_for_is_inline(editions):
+    """C drops the calls of the rules' own events whose every handler's guard is constant
+    false (a param's default) or that no rule handles; the kernel's events, and an event
+    with a live handler, stay calls."""
+    _, code, _ = editions.module(IDLE_EVENTS)
+
+    def inline(event: str) -> bool:
+        head = code[:code.index(f"    def event_{event}(")]
+        return head.rstrip().endswith("@cython.inline")
+
+    assert inline("waited") and inline("skipped")
+    assert not inline("rested") and not inline("land") and not inline("turn")

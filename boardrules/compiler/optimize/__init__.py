@@ -22,6 +22,7 @@ from .decisions import lazy_decisions
 from .disjunctions import factor_disjunctions
 from .effects import Effects, analyse
 from .elements import known_elements
+from .flags import flag_words
 from .fold import fold_constants
 from .guards import guard_aggregates, guard_loops, guards_before_lookups
 from .hoist import hoist_invariants, hoist_option_invariants, settle_lazy_reads
@@ -43,6 +44,7 @@ from .option_defaults import options_defaults
 from .prechecks import invariant_prechecks
 from .some import eliminate_some, some_of_declared_data
 from .unwinding import split_unwinding_calls
+from .wholes import whole_keys
 
 Optimization = Callable[[ir.Program, Effects, Reporter], ir.Program]
 
@@ -77,6 +79,8 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("keep-candidates", keep_candidates),
     ("guards-before-lookups", guards_before_lookups),
     ("bit-walks", bit_walks),
+    ("whole-keys", whole_keys),
+    ("flag-words", flag_words),
     ("drop-none-slots", drop_none_slots),
     ("invariant-prechecks", invariant_prechecks),
     ("bound-counts", bound_counts),

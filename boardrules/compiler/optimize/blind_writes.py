@@ -65,6 +65,9 @@ def blind_writes(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Pro
     if any(_unseen(n) for n in nodes):
         return program
     read = {n.array for n in nodes if isinstance(n, ir.State)}
+    # the counters whose kept words walks read instead of a test (wholes.py, flags.py)
+    indexed = {cx.name: cx.counter for cx in program.counter_indexes}
+    read |= {indexed[w.counter_index] for a in program.aggregates for w in a.domain.words}
     moves_seen = POSITION in read or any(_calls(n, MOVING_KERNEL) for n in nodes)
     turn_seen = any(isinstance(n, ir.Builtin) and n.name in TURN_BUILTINS for n in nodes)
     functions = tuple(

@@ -12,9 +12,12 @@ flag, checked right after it, and no exception is raised at all.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
+from pathlib import Path
 
 from .. import ir
 from ..diagnostics import Reporter
+from ..lint import allowed
 from .effects import Effects, node_unwinds, program_code
 from .walk import stmt_exprs, walk_expr, walk_stmts
 
@@ -117,7 +120,9 @@ def split_unwinding_calls(program: ir.Program, fx: Effects, reporter: Reporter) 
         body = _body(f.body, fx, fresh)
         functions.append(dataclasses.replace(f, body=body, locals=(*f.locals, *added))
                          if added else f)
-    return dataclasses.replace(program, functions=tuple(functions))
+    program = dataclasses.replace(program, functions=tuple(functions))
+    warn_wrapped_unwinds(program, fx, reporter)
+    return program
 
 
 def raises_unwind(program: ir.Program, fx: Effects) -> bool:
@@ -126,21 +131,57 @@ def raises_unwind(program: ir.Program, fx: Effects) -> bool:
     declaration, an evaluation, a return or a local's assignment (which macros.j2's `top`
     writes unwrapped, its statement checking `unwinding` after it). Only then does the
     kernel run a turn inside a try, which saves the thread's exception state every turn."""
-    def wraps(e: ir.Expr | None, whole: bool) -> bool:
-        return any(node_unwinds(n, fx) for n in walk_expr(e) if not (whole and n is e))
+    return next(wrapped_unwinds(program, fx), None) is not None
+
+
+def wrapped_unwinds(program: ir.Program, fx: Effects) -> Iterator[tuple[ir.Span | None, ir.Expr]]:
+    """Where a call that may end the turn stands inside an expression, and the call."""
+    def wrapped(e: ir.Expr | None, whole: bool) -> Iterator[ir.Expr]:
+        return (n for n in walk_expr(e) if not (whole and n is e) and node_unwinds(n, fx))
 
     for f in (*program.functions, *program.scenario_functions):
-        if wraps(f.guard, False):
-            return True
+        for n in wrapped(f.guard, False):
+            yield f.span, n
         for s in walk_stmts(f.body):
             top = getattr(s, "expr" if isinstance(s, ir.Evaluate) else "value", None) if (
                 isinstance(s, ir.Declare | ir.Evaluate | ir.Return)
                 or isinstance(s, ir.Assign) and isinstance(s.target, ir.Local)) else None
-            if any(wraps(e, e is top) for e in stmt_exprs(s)):
-                return True
+            for e in stmt_exprs(s):
+                for n in wrapped(e, e is top):
+                    yield s.span, n
     # the expressions of aggregates and of decisions' filters and defaults (an event's or a
     # deck's code, in program_code too, calls its handlers as statements)
-    expressions = {a.name for a in (*program.aggregates, *program.scenario_aggregates)}
-    expressions |= {f"decide_{d.name}" for d in program.decisions}
-    return any(node_unwinds(n, fx) for name, code in program_code(program).items()
-               if name in expressions for n in code.exprs)
+    spans = {a.name: a.span for a in (*program.aggregates, *program.scenario_aggregates)}
+    spans |= {f"decide_{d.name}": d.span for d in program.decisions}
+    for name, code in program_code(program).items():
+        if name in spans:
+            for n in code.exprs:
+                if node_unwinds(n, fx):
+                    yield spans[name], n
+
+
+WARNING = "end-turn-in-expression"
+
+
+def warn_wrapped_unwinds(program: ir.Program, fx: Effects, reporter: Reporter) -> None:
+    """A call that may end the turn inside an expression costs every turn a try (and the
+    turn it ends an exception): say where, once for each place, unless the file that
+    holds it allows the check (`# boardrules: allow end-turn-in-expression`)."""
+    seen: set[tuple[str, int, int]] = set()
+    silenced: dict[str, bool] = {}
+    for span, call in wrapped_unwinds(program, fx):
+        if span is None or (span.path, span.line, span.column) in seen:
+            continue
+        if span.path not in silenced:
+            source = Path(span.path)
+            silenced[span.path] = source.is_file() and WARNING in allowed(
+                source.read_text(encoding="utf-8", errors="replace"))
+        if silenced[span.path]:
+            continue
+        seen.add((span.path, span.line, span.column))
+        name = call.function.removeprefix("proc_")
+        reporter.warning(
+            span, f"'{name}' may end the turn inside an expression here: the turn then leaves "
+            "it by an exception, and every turn of the game runs inside a try",
+            "call it as a statement of its own, or as the whole value of a `let`",
+            code=WARNING)

@@ -102,15 +102,18 @@ def map_domain(d: ir.Domain | None, fn: ExprFn) -> ir.Domain | None:
         return None
     low, high, key = map_expr(d.low, fn), map_expr(d.high, fn), map_expr(d.key, fn)
     others = tuple(map_expr(e, fn) for e in d.others)
+    words = tuple(dataclasses.replace(w, value=map_expr(w.value, fn)) for w in d.words)
     if low is d.low and high is d.high and key is d.key and all(
-            a is b for a, b in zip(others, d.others, strict=True)):
+            a is b for a, b in zip(others, d.others, strict=True)) and all(
+            a.value is b.value for a, b in zip(words, d.words, strict=True)):
         return d
-    return dataclasses.replace(d, low=low, high=high, key=key, others=others)
+    return dataclasses.replace(d, low=low, high=high, key=key, others=others, words=words)
 
 
 def domain_exprs(d: ir.Domain | None) -> tuple[ir.Expr, ...]:
-    return () if d is None else tuple(e for e in (d.low, d.high, d.key, *d.others)
-                                       if e is not None)
+    return () if d is None else tuple(
+        e for e in (d.low, d.high, d.key, *d.others, *(w.value for w in d.words))
+        if e is not None)
 
 
 def aggregate_nodes(a: ir.Aggregate) -> list[ir.Expr]:
