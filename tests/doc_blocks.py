@@ -7,6 +7,8 @@ hash, a path, a figure of the machine's speed). Trailing spaces are ignored.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -74,3 +76,10 @@ def output_matches(shown: str, printed: str) -> bool:
 
     return match(0, 0)
 
+
+def printed_by(block: Block) -> str:
+    """What a `python` block prints when run as written (in the current folder)."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(block.body, str(block), "exec"), {"__name__": "__doc_example__"})
+    return printed.getvalue()

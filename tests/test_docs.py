@@ -17,8 +17,6 @@ down to 100% coverage, and its Python runs and prints what the page shows.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import re
 import shlex
@@ -27,7 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
-from doc_blocks import ROOT, Block, output_matches
+from doc_blocks import ROOT, Block, output_matches, printed_by
 from doc_blocks import blocks as doc_blocks
 
 from boardrules.cli import main
@@ -173,10 +171,7 @@ class Tutorial:
 
     def run_python(self, block: Block) -> str:
         """What the tutorial's Python prints, run in the reader's folder."""
-        printed = io.StringIO()
-        with contextlib.redirect_stdout(printed):
-            exec(compile(block.body, str(block), "exec"), {"__name__": "__tutorial__"})
-        return printed.getvalue()
+        return printed_by(block)
 
     def scenarios(self, name: str):
         text = self.edition.read_text(encoding="utf-8")

@@ -15,13 +15,11 @@ own, stricter tests in test_docs.py):
 
 from __future__ import annotations
 
-import contextlib
-import io
 import re
 import shlex
 
 import pytest
-from doc_blocks import Block, blocks, documents, output_matches
+from doc_blocks import Block, blocks, documents, output_matches, printed_by
 
 from boardrules.cli import build_parser, main
 
@@ -77,12 +75,10 @@ def _python_with_output() -> list[tuple[Block, str | None]]:
 @pytest.mark.parametrize("block,shown", _python_with_output(), ids=lambda v: str(v) if v else "")
 def test_python_blocks_run(block, shown, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        exec(compile(block.body, str(block), "exec"), {"__name__": "__doc_example__"})
+    printed = printed_by(block)
     if shown is not None:
-        assert output_matches(shown, printed.getvalue()), (
-            f"{block} prints something else.\nshown:\n{shown}\nprinted:\n{printed.getvalue()}")
+        assert output_matches(shown, printed), (
+            f"{block} prints something else.\nshown:\n{shown}\nprinted:\n{printed}")
 
 
 def _commands() -> list[tuple[Block, str]]:
