@@ -142,7 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     sim.add_argument("--games-out", metavar="FILE",
                      help="write one record per game: .csv, else JSON lines (seed, turns, "
-                     "winner, how it ended, final cash per seat)")
+                     "winners, how it ended, each seat's place and final cash)")
     sim.add_argument("--workers", type=_positive,
                      help="worker processes, or the CPUs of the local Ray that --engine ray "
                      "starts (default: one per CPU; with --address, the cluster's CPUs)")

@@ -130,7 +130,7 @@ class BoardrulesState(pyspiel.State):
         state = self._state
         if not state.is_over:
             return [0.0] * state.n_players
-        return final_rewards(state.winner(), state.n_players)
+        return final_rewards(state.winners(), state.n_players)
 
     def rollout_returns(self, seed: int) -> list[float]:
         """The returns of the game played on from here to its end in C, the seats OpenSpiel
@@ -138,7 +138,7 @@ class BoardrulesState(pyspiel.State):
         (agents/search.py), thousands of times faster than random actions applied one by
         one."""
         state = self._state
-        return final_rewards(state.rollout(seed).winner(), state.n_players)
+        return final_rewards(state.rollout(seed).winners(), state.n_players)
 
     def observation_tensor_of(self, player: int) -> np.ndarray:
         state = self._state

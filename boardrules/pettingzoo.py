@@ -111,7 +111,7 @@ class BoardrulesEnv(AECEnv):
         state = self.game
         self._clear_rewards()
         if state.is_over:
-            rewards = final_rewards(state.winner(), self.n)
+            rewards = final_rewards(state.winners(), self.n)
             self.rewards = {a: rewards[_seat(a)] for a in self.agents}
             capped = bool(state.game.capped)
             for a in self.agents:

@@ -151,13 +151,13 @@ def test_simulate_reports_settings_spread_and_uncertainty(tmp_path):
                in zip(data["win_rate_by_seat"], data["win_rate_ci95"], strict=True))
     assert sum(data["end_reasons"].values()) == 30
     rows = games.read_text().splitlines()
-    assert rows[0].startswith("game,seed,turns,winner,end,cash_p1") and len(rows) == 31
-    lines = tmp_path / "games.jsonl"  # JSON lines name the winner as CSV does
+    assert rows[0].startswith("game,seed,turns,winners,end,rank_p1") and len(rows) == 31
+    lines = tmp_path / "games.jsonl"  # JSON lines name the winners as CSV does
     assert run("simulate", "disney_theme_park", "--games", "30", "--seed", "7", "--games-out",
                str(lines), "--workers", "1").returncode == 0
-    winners = [json.loads(line)["winner"] for line in lines.read_text().splitlines()]
-    assert winners == [row.split(",")[3] or None for row in rows[1:]]
-    assert all(w is None or w in ("p1", "p2", "p3", "p4") for w in winners)
+    winners = [json.loads(line)["winners"] for line in lines.read_text().splitlines()]
+    assert [" ".join(w) for w in winners] == [row.split(",")[3] for row in rows[1:]]
+    assert all(set(w) <= {"p1", "p2", "p3", "p4"} for w in winners)
     assert "95% intervals" in result.stdout
 
 

@@ -108,9 +108,12 @@ def observation(module: ModuleType, game, pending, seat: int) -> np.ndarray:
     return np.concatenate(parts)
 
 
-def final_rewards(winner: int, n_players: int) -> list[float]:
-    """Zero-sum rewards from the edition's winner: 1 for the winner, -1/(n-1) for each
-    other seat; 0 for all when nobody wins."""
-    if winner < 0 or n_players < 2:
+def final_rewards(winners: list[int], n_players: int) -> list[float]:
+    """Zero-sum rewards from the edition's winners: the winners share 1 (1/k each of k
+    sharing the win), the others share -1 (-1/(n-k) each); 0 for all when nobody wins or
+    everybody shares the win. One winner: 1, and -1/(n-1) for each other seat."""
+    shared = len(winners)
+    if not 0 < shared < n_players:
         return [0.0] * n_players
-    return [1.0 if p == winner else -1.0 / (n_players - 1) for p in range(n_players)]
+    return [1.0 / shared if p in winners else -1.0 / (n_players - shared)
+            for p in range(n_players)]

@@ -482,6 +482,8 @@ class GameProp(Node):
     params: tuple[Param, ...]
     provenance: tuple[Provenance, ...]
     condition: Expr | None = None  # a valuation's `when`
+    # a score's tie-breakers (`score(p) = A then B then C`: B, C), compared in order
+    tie_breaks: tuple[Expr, ...] = ()
 
 
 @dataclass(frozen=True)

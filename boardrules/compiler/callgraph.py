@@ -71,7 +71,9 @@ class CallGraph:
             node = _game_function(kind)
             self._origin[node] = f"game {kind}"
             self._own[node] = f"game_{kind}"
-            self._edges[node] = set(_calls(getattr(program, attr)))
+            value = getattr(program, attr)  # the score with its tie-breakers
+            self._edges[node] = set(_calls((value, program.tie_breaks) if attr == "score"
+                                           else value))
         for a in program.aggregates:
             self._edges[a.name] = set(_calls((a.where, a.value, a.domain)))
         for a in program.aggregates:  # after the functions: an aggregate is where it is written
@@ -153,7 +155,8 @@ def param_units(symbols: Symbols, graph: CallGraph) -> dict[str, tuple[str, ...]
     for name, decision in symbols.decisions.items():
         users.append((set(_names(decision)), graph.units(f"decide_{name}")))
     for kind, prop in symbols.game.items():
-        users.append((set(_names(prop.value)), graph.units(_game_function(kind))))
+        users.append((set(_names((prop.value, prop.tie_breaks))),
+                      graph.units(_game_function(kind))))
     return {param: tuple(sorted({param, *(u for names, units in users if param in names
                                           for u in units)}))
             for param in symbols.params}

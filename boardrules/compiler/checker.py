@@ -127,7 +127,8 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
             handled_rules=frozenset(name for name, rule in s.rules.items() if rule.handlers),
             first_player=first,
             over_when=over,
-            score=score,
+            score=score[0] if score else None,
+            tie_breaks=score[1:] if score else (),
             round_limit=round_limit,
             bankruptcy_ends=bankruptcy_ends,
             constants={name: value for name, (value, _) in self.param_values.items()
@@ -286,7 +287,8 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
         self._expect(lowered.type, expected, prop.value.span)
         return lowered
 
-    def _score(self, prop: ast.GameProp | None) -> ir.Expr | None:
+    def _score(self, prop: ast.GameProp | None) -> tuple[ir.Expr, ...] | None:
+        """The score and its tie-breakers (`score(p) = A then B`), each an int of `p`."""
         if prop is None:
             return None
         params = self._params(prop.params)
@@ -294,25 +296,33 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
             self.report.error(prop.span, "score takes one player: score(p: player) = ...",
                               code=ErrorCode.WRONG_ARGUMENTS)
             return None
-        scope = Scope("score", VOID, {"p": Type("player")})
-        scope.variables = {params[0][0]: Type("player")}
-        lowered = self.expr(prop.value, scope)
-        self._expect(lowered.type, INT, prop.value.span)
-        if params[0][0] != "p":
-            lowered = rename_local(lowered, params[0][0], "p")
-        return lowered
+        parts = []
+        for value in (prop.value, *prop.tie_breaks):
+            scope = Scope("score", VOID, {"p": Type("player")})
+            scope.variables = {params[0][0]: Type("player")}
+            lowered = self.expr(value, scope)
+            self._expect(lowered.type, INT, value.span)
+            if params[0][0] != "p":
+                lowered = rename_local(lowered, params[0][0], "p")
+            parts.append(lowered)
+        return tuple(parts)
 
-    def _valuation(self, prop: ast.GameProp, score: ir.Expr | None) -> ir.Expr | None:
+    def _valuation(self, prop: ast.GameProp,
+                   score: tuple[ir.Expr, ...] | None) -> tuple[ir.Expr, ...] | None:
         """`score(p) = V when C`: the score is V while C holds, else the other score (the
-        player's cash without one)."""
+        player's cash without one); part by part, a part one of them lacks counting 0 (a
+        tie for all)."""
         value = self._score(prop)
         if value is None or prop.condition is None:
             return score
         condition = self.expr(prop.condition, Scope("score", VOID))
         self._expect(condition.type, BOOL, prop.condition.span)
-        otherwise = score if score is not None else ir.State(
-            INT, "player_cash", ir.Local(Type("player"), "p"), False)
-        return ir.Conditional(INT, condition, value, otherwise)
+        otherwise = score if score is not None else (ir.State(
+            INT, "player_cash", ir.Local(Type("player"), "p"), False),)
+        length = max(len(value), len(otherwise))
+        zero = ir.Const(INT, 0)
+        return tuple(ir.Conditional(INT, condition, (value + (zero,) * length)[i],
+                                    (otherwise + (zero,) * length)[i]) for i in range(length))
 
     @contextmanager
     def lifting_into(self, aggregates: list[ir.Aggregate], prefix: str) -> Iterator[None]:

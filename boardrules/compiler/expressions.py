@@ -16,6 +16,7 @@ from .primitives import (
     ERROR,
     KERNEL_FUNCTIONS,
     KERNEL_PARAMETER_NAMES,
+    PROC_MAY_TAKE,
     assignable,
 )
 from .scope import Scope
@@ -208,7 +209,7 @@ class ExpressionLowering:
             return ir.KernelCall(Type(value.type.name), "k_some", (value,))
         if e.name == "seat" and "seat" not in s.procs:
             return self._seat(e, scope)
-        if e.name in KERNEL_FUNCTIONS:
+        if e.name in KERNEL_FUNCTIONS and not (e.name in PROC_MAY_TAKE and e.name in s.procs):
             types, result = KERNEL_FUNCTIONS[e.name]
             params = tuple(zip(KERNEL_PARAMETER_NAMES[e.name], types, strict=True))
             args = self._args(e.args, params, e.span, e.name, scope)

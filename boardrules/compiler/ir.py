@@ -581,6 +581,9 @@ class Program:
     # `over after N rounds` (N, an int) and `over at first bankruptcy when C` (C, a bool)
     round_limit: Expr | None = None
     bankruptcy_ends: Expr | None = None
+    # the score's tie-breakers (`score(p) = A then B`: B), compared in order when the
+    # scores are equal; each an int of the player `p`
+    tie_breaks: tuple[Expr, ...] = ()
     constants: dict[str, int] = field(default_factory=dict)
     scenarios: tuple[Scenario, ...] = ()
     # the test layer (scenario steps and the aggregates they lift): never in the production module

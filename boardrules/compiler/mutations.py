@@ -292,6 +292,11 @@ class _Mutator:
                 new = self.expr(value)
                 if new is not value:
                     changes[prop] = new
+        if p.tie_breaks:  # the score's, after the game's other properties
+            self._enter(graph.game_function("score"), graph.game_span("score"))
+            breaks = tuple(self.expr(e) for e in p.tie_breaks)
+            if any(a is not b for a, b in zip(breaks, p.tie_breaks, strict=True)):
+                changes["tie_breaks"] = breaks
         if any(a is not b for a, b in zip(functions, p.functions, strict=True)):
             changes["functions"] = tuple(functions)
             changes["events"] = _with_guards(p.events, functions)

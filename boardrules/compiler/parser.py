@@ -500,12 +500,16 @@ class _ToAst(Transformer_NonRecursive):
         condition = given[0] if given else ast.BoolLit(span, True)
         return ast.GameProp(span, "bankruptcy", condition, (), self._prov(c))
 
+    def score_parts(self, meta, c):
+        return tuple(c)
+
     def score_def(self, meta, c):
-        return ast.GameProp(self._span(meta), "score", c[1], c[0], self._prov(c))
+        return ast.GameProp(self._span(meta), "score", c[1][0], c[0], self._prov(c),
+                            tie_breaks=c[1][1:])
 
     def valuation_def(self, meta, c):
-        return ast.GameProp(self._span(meta), "valuation", c[1], c[0], self._prov(c),
-                            condition=c[2])
+        return ast.GameProp(self._span(meta), "valuation", c[1][0], c[0], self._prov(c),
+                            condition=c[2], tie_breaks=c[1][1:])
 
     def turn_limit(self, meta, c):
         return ast.GameProp(self._span(meta), "turn_limit", c[0], (), self._prov(c))

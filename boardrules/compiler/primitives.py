@@ -30,7 +30,14 @@ KERNEL_FUNCTIONS: dict[str, tuple[tuple[Type, ...], Type]] = {
     "min": ((INT, INT), INT),
     "max": ((INT, INT), INT),
     "abs": ((INT,), INT),
+    # the ranking (the game block's score and tie-breakers): p's place, 1 the first; and
+    # whether p shares first place (`winner` is the one winner, none when shared)
+    "rank": ((Type("player"),), INT),
+    "is_winner": ((Type("player"),), BOOL),
 }
+# Kernel functions an edition's procedure of the same name replaces (names an edition may
+# well have given a procedure of its own before the language had them).
+PROC_MAY_TAKE = frozenset({"rank", "is_winner"})
 # The names of their parameters, as the language reference writes them (for messages).
 KERNEL_PARAMETER_NAMES: dict[str, tuple[str, ...]] = {
     "pay": ("from", "to", "amount"), "move": ("p", "steps"), "move_to": ("p", "s"),
@@ -38,7 +45,7 @@ KERNEL_PARAMETER_NAMES: dict[str, tuple[str, ...]] = {
     "return_card": ("c",), "give_card": ("c", "p"), "next_player": ("p",), "random": ("n",),
     "log": ("text",), "distance": ("a", "b"), "space_at": ("t",), "adjacent": ("a", "b"),
     "cell_at": ("x", "y"), "paid": ("from", "to"), "min": ("a", "b"), "max": ("a", "b"),
-    "abs": ("a",),
+    "abs": ("a",), "rank": ("p",), "is_winner": ("p",),
 }
 # Kernel primitives that take a deck's name: shuffle it, take its top card to the
 # table (none when empty), count the cards left in it.

@@ -89,7 +89,8 @@ class _Askers:
         for name, (_, card) in symbols.cards.items():
             units[f"card {name}"] = ("card", name, card.effect)
         for kind, prop in symbols.game.items():
-            units[f"game {kind}"] = ("game property", kind, (prop.value, prop.condition))
+            units[f"game {kind}"] = ("game property", kind,
+                                     (prop.value, prop.condition, prop.tie_breaks))
         self.units = units
         self.asks = {key: {a.decision for a in nodes_of(code, ast.Ask, _SKIPPED)}
                      for key, (_, _, code) in units.items()}

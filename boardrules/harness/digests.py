@@ -2,7 +2,8 @@
 
 An optimization or refactoring must not change a single seeded game. This
 module plays a fixed set of seeded games per edition, variant and built-in
-policy and records, per game, the turn count, the winner, every player's final
+policy and records, per game, the turn count, the winners (a seat, seats sharing the
+win joined by `+`, -1 for nobody), every player's final
 cash and a short hash of the final counters (not the options: the key names
 them) and landing counts. The record of
 the shipped rulesets lives in `tests/golden/game_digests.json`; a test replays
@@ -63,7 +64,7 @@ def state_counters(module: ModuleType, edition: str) -> list[int]:
 
 
 def game_record(game, counters: list[int] | None = None) -> str:
-    """One finished game as a line: turns, winner, cash per seat, state hash (over the
+    """One finished game as a line: turns, winners, cash per seat, state hash (over the
     counters listed, by default all)."""
     values = game.counter_values()
     if counters is not None:
@@ -71,7 +72,8 @@ def game_record(game, counters: list[int] | None = None) -> str:
     state = hashlib.sha256(repr((_ints(values), _ints(game.landings()),
                                  _ints(game.holders()))).encode()).hexdigest()[:12]
     cash = " ".join(str(c) for c in game.players_cash())
-    return f"{game.turn} {game.winner()} {cash} {state}"
+    winners = "+".join(str(p) for p in game.winners()) or "-1"
+    return f"{game.turn} {winners} {cash} {state}"
 
 
 def play_records(edition: str, options: dict[str, int], policy: str, backend: str = "compiled",

@@ -40,7 +40,7 @@ class CashSample:
     seed: int
     turns: list[int]  # the turn number after each step (0: after the start)
     cash: list[list[int | None]]  # per seat; None once the player is out
-    winner: int
+    winners: list[int]  # several when they shared the win
     # per seat, the edition's score (what decides the winner: worth, points...); None once out
     score: list[list[int | None]] | None = None
 
@@ -214,8 +214,13 @@ def win_rate_figure(panels: Sequence[Panel]) -> Figure:
         seats = [f"p{i + 1}" for i in range(len(rates))]
         below = [max(0.0, 100 * (r - low)) for r, (low, _) in zip(rates, intervals, strict=True)]
         above = [max(0.0, 100 * (high - r)) for r, (_, high) in zip(rates, intervals, strict=True)]
+        colours = [SEAT_COLOURS[i % 10] for i in range(len(rates))]
         ax.bar(seats, [100 * r for r in rates], yerr=[below, above], capsize=4,
-               color=[SEAT_COLOURS[i % 10] for i in range(len(rates))], alpha=0.85)
+               color=colours, alpha=0.85)
+        shared = panel.data.get("shared_win_rate_by_seat", [])
+        if any(shared):  # stacked above, hatched: games whose win the seat shared
+            ax.bar(seats, [100 * r for r in shared], bottom=[100 * r for r in rates],
+                   color=colours, alpha=0.35, hatch="//", label="shared wins")
         ax.axhline(100 / len(rates), color="black", linestyle=":", linewidth=1,
                    label="equal share")
         for i, rate in enumerate(rates):
@@ -226,6 +231,14 @@ def win_rate_figure(panels: Sequence[Panel]) -> Figure:
         ax.legend(frameon=False, fontsize=7, loc="lower right")
     figure.tight_layout()
     return figure
+
+
+def won_words(winners: list[int]) -> str:
+    """Who won a game, in a title's words: one seat, seats sharing the win, or nobody."""
+    names = [f"p{seat + 1}" for seat in winners]
+    if len(names) > 1:
+        return f"{', '.join(names[:-1])} and {names[-1]} share the win"
+    return f"{names[0]} wins" if names else "no winner"
 
 
 def cash_figure(panels: Sequence[Panel], currency: str = "") -> Figure:
@@ -246,7 +259,7 @@ def cash_figure(panels: Sequence[Panel], currency: str = "") -> Figure:
             for seat, series in enumerate(sample.score or []):  # dashed: what wins
                 ax.plot(sample.turns, [math.nan if v is None else v for v in series],
                         color=SEAT_COLOURS[seat % 10], linewidth=0.8, linestyle="--")
-            won = f"p{sample.winner + 1} wins" if sample.winner >= 0 else "no winner"
+            won = won_words(sample.winners)
             ax.set_title(f"{panel.label}: game {sample.game + 1} (seed {sample.seed})\n"
                          f"{won} after {sample.turns[-1]} turns", fontsize=8)
             ax.set_xlabel("turn")

@@ -20,7 +20,11 @@ edition declares what it is about, the way the classic library does:
   and what is left plus what stands on the board stays what the deal left (the whole
   supply);
 - **even-building**: with `space.buildings` and a field `space.group`, the buildings of a
-  group's spaces differ by at most one.
+  group's spaces differ by at most one;
+- **ranking** (every edition, at the end): the places follow the scores, tie-breakers
+  and all (`score_parts`), players still in above those out, the last out highest; the
+  winners are the players sharing first place, when one of them is still in, several on
+  a tie (a shared win is a win), or the one the rules named (`end game winner p`).
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from types import ModuleType
 from typing import Any
 
 INVARIANTS = ("ledger", "retired-owner", "paid-retired", "self-payment", "negative-cash",
-              "supply", "even-building")
+              "supply", "even-building", "ranking")
 SUPPLIES = ("houses_left", "hotels_left")  # the building library's supply counters
 LEVELS = tuple(range(1, 17))  # houses per hotel to try when max_houses reads an option
 
@@ -71,7 +75,7 @@ class Facts:
     @property
     def applicable(self) -> tuple[str, ...]:
         """The invariants that apply to the edition."""
-        names = ["ledger", "paid-retired", "self-payment", "negative-cash"]
+        names = ["ledger", "paid-retired", "self-payment", "negative-cash", "ranking"]
         names += ["retired-owner"] if self.owners else []
         names += ["supply"] if self.supplies is not None else []
         names += ["even-building"] if self.buildings is not None and self.groups else []
@@ -144,6 +148,7 @@ class GameCheck:
                 break
             turn = game.turn
         self.ledger(game, turns)
+        self.ranking(game)
         return game
 
     def fail(self, turn: int, invariant: str, detail: str) -> None:
@@ -211,6 +216,28 @@ class GameCheck:
                  "group": self.module.GROUP_NAMES}.get(label.split(".")[0], ())
         return names[entity] if entity < len(names) else f"#{entity}"
 
+    def ranking(self, game: Any) -> None:
+        """The places and the winners, worked out again from the scores (and from who is
+        in, or was named) and compared with the game's."""
+        n, named = game.n_players, game.declared_winner
+        alive = [game.alive_of(p) for p in range(n)]
+        order = [0 if p == named else 1 if alive[p] else 2 for p in range(n)]
+        parts = [game.score_parts(p) if alive[p] else [] for p in range(n)]
+        ranks, winners = game.ranks(), game.winners()
+        for p in range(n):
+            above = sum(1 for q in range(n) if order[q] < order[p] or order[q] == order[p] == 1
+                        and parts[q] > parts[p] or order[q] == order[p] == 2
+                        and game.out_order_of(q) > game.out_order_of(p))
+            if ranks[p] != above + 1:
+                self.fail(game.turn, "ranking", f"p{p + 1} is placed {ranks[p]}, but "
+                          f"{above} players rank above them (scores {parts})")
+        first = [p for p in range(n) if ranks[p] == 1]
+        expected = first if any(alive[p] or p == named for p in first) else []
+        if winners != expected or game.winner() != (winners[0] if len(winners) == 1 else -1):
+            self.fail(game.turn, "ranking", f"the winners are {_seats(winners)} (the one "
+                      f"winner {_seats([game.winner()])}), but first place is "
+                      f"{_seats(first)}" + ("" if expected else ", nobody of it still in"))
+
     def ledger(self, game: Any, turns: list[tuple[int, list[int], list[bool]]]) -> None:
         """Cash moves only through payments; none to or from a player already out, none from
         a player to themselves."""
@@ -237,6 +264,10 @@ class GameCheck:
                 if cash[p] - before[p] != moved[p]:
                     self.fail(turn, "ledger", f"p{p + 1}'s cash went from {before[p]} to "
                               f"{cash[p]}, but the ledger moved {moved[p]}")
+
+
+def _seats(seats: list[int]) -> str:
+    return " ".join(f"p{p + 1}" for p in seats if p >= 0) or "nobody"
 
 
 def check_games(module: ModuleType, games: int, players: int, seed: int, first: int = 0,

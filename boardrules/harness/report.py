@@ -114,7 +114,7 @@ def cash_samples(module: ModuleType, players: int, seed: int, options: dict[str,
                 alive = game.alive_of(seat)
                 cash[seat].append(value if alive else None)
                 score[seat].append(game.score(seat) if alive else None)
-        samples.append(CashSample(index, game_seed(seed, index), turns, cash, game.winner(),
+        samples.append(CashSample(index, game_seed(seed, index), turns, cash, game.winners(),
                                   score))
     return samples
 

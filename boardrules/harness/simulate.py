@@ -53,7 +53,11 @@ class Tally:
 
     turns: list[int] = field(default_factory=list)
     capped: int = 0
-    wins: list[int] = field(default_factory=list)
+    wins: list[int] = field(default_factory=list)  # per seat, games it won alone
+    # per seat, games whose win it shared with others (a tie for first place); and games
+    # that ended in a shared win
+    shared_wins: list[int] = field(default_factory=list)
+    shared_games: int = 0
     landings: list[int] = field(default_factory=list)  # token placements per space
     moves: int = 0
     rests: list[int] = field(default_factory=list)  # throws that left the token there
@@ -70,6 +74,8 @@ class Tally:
         self.game_seconds += other.game_seconds
         self.records += other.records
         self.wins = _add(self.wins, other.wins)
+        self.shared_wins = _add(self.shared_wins, other.shared_wins)
+        self.shared_games += other.shared_games
         self.landings = _add(self.landings, other.landings)
         self.moves += other.moves
         self.rests = _add(self.rests, other.rests)
@@ -111,8 +117,9 @@ def play_games(module: ModuleType, players: int, seed: int, first: int, count: i
                turn_cap: int | None, policies: list[str] | None,
                options: dict[str, int] | None = None, records: bool = False) -> Tally:
     """Games `first` to `first + count - 1` of a run, tallied."""
-    tally = Tally(wins=[0] * players, landings=[0] * len(module.SPACE_IDS),
-                  rests=[0] * len(module.SPACE_IDS), fired=[0] * len(module.RULE_NAMES))
+    tally = Tally(wins=[0] * players, shared_wins=[0] * players,
+                  landings=[0] * len(module.SPACE_IDS), rests=[0] * len(module.SPACE_IDS),
+                  fired=[0] * len(module.RULE_NAMES))
     for index in range(first, first + count):
         kwargs = {} if turn_cap is None else {"turn_cap": turn_cap}
         game = module.Game(players, seed=game_seed(seed, index), policies=policies,
@@ -131,13 +138,14 @@ def play_games(module: ModuleType, players: int, seed: int, first: int, count: i
         tally.capped += 1 if game.capped else 0
         reason = end_reason(game)
         tally.ends[reason] = tally.ends.get(reason, 0) + 1
-        winner = game.winner()
+        winners = game.winners()
         if records:
             tally.records.append({"game": index, "seed": game_seed(seed, index),
-                                  "turns": game.turn, "winner": winner, "end": reason,
-                                  "cash": game.players_cash()})
-        if winner >= 0:
-            tally.wins[winner] += 1
+                                  "turns": game.turn, "winners": winners, "end": reason,
+                                  "rank": game.ranks(), "cash": game.players_cash()})
+        for seat in winners:
+            (tally.wins if len(winners) == 1 else tally.shared_wins)[seat] += 1
+        tally.shared_games += len(winners) > 1
         game.add_counts(tally.landings, tally.rests, tally.fired)
         tally.moves += game.moves
     return tally
@@ -180,8 +188,11 @@ class Summary:
             "mean_turns": statistics.fmean(t.turns),
             "median_turns": statistics.median(t.turns),
             "turns": describe(t.turns),
+            # a win shared by several seats (a tie for first place) is counted apart
             "win_rate_by_seat": [w / self.games for w in t.wins],
             "win_rate_ci95": [wilson(w, self.games) for w in t.wins],
+            "shared_wins": t.shared_games,
+            "shared_win_rate_by_seat": [w / self.games for w in t.shared_wins],
             "seat_differences": {None: "too few decided games to tell", True: "significant",
                                  False: "within noise"}[differ],
             "end_reasons": dict(sorted(t.ends.items())),
@@ -237,8 +248,9 @@ def simulate(edition: str, games: int, players: int, seed: int, backend: str = "
         chunk = max(1, min(250, -(-games // (workers * 4))))
         chunks = [(players, seed, first, min(chunk, games - first), turn_cap, played,
                    chosen, records) for first in range(0, games, chunk)]
-        total = Tally(wins=[0] * players, landings=[0] * len(module.SPACE_IDS),
-                      rests=[0] * len(module.SPACE_IDS), fired=[0] * len(module.RULE_NAMES))
+        total = Tally(wins=[0] * players, shared_wins=[0] * players,
+                      landings=[0] * len(module.SPACE_IDS), rests=[0] * len(module.SPACE_IDS),
+                      fired=[0] * len(module.RULE_NAMES))
         started = time.perf_counter()
         done = 0
         if progress:
@@ -327,20 +339,34 @@ def seat_name(seat: int) -> str | None:
 
 
 def write_records(path: Path, records: list[dict[str, Any]]) -> None:
-    """Per-game records for pandas and friends: CSV for a .csv file, else JSON lines; the
-    winner named alike in both (`p2`; empty in CSV, null in JSON when nobody won)."""
-    named = [r | {"winner": seat_name(r["winner"])} for r in records]
+    """Per-game records for pandas and friends: CSV for a .csv file, else JSON lines. The
+    winners are seat names in both (`p2`; `p1 p3` when they shared the win, in CSV one
+    cell, in JSON a list; empty when nobody won); a seat's place (`rank`, 1 the first,
+    shared places alike) and cash are per seat: CSV columns `rank_p1`..., `cash_p1`...,
+    JSON lists in seat order."""
+    named = [r | {"winners": [seat_name(p) for p in r["winners"]]} for r in records]
     if path.suffix.lower() == ".csv":
         seats = max((len(r["cash"]) for r in records), default=0)
         with atomic_file(path, "w", newline="") as handle:
             writer = csv.writer(handle)
-            writer.writerow(["game", "seed", "turns", "winner", "end",
+            writer.writerow(["game", "seed", "turns", "winners", "end",
+                             *(f"rank_p{i + 1}" for i in range(seats)),
                              *(f"cash_p{i + 1}" for i in range(seats))])
             for r in named:
-                writer.writerow([r["game"], r["seed"], r["turns"], r["winner"] or "", r["end"],
-                                 *r["cash"]])
+                writer.writerow([r["game"], r["seed"], r["turns"], " ".join(r["winners"]),
+                                 r["end"], *r["rank"], *r["cash"]])
     else:
         write_atomic(path, "".join(json.dumps(r) + "\n" for r in named))
+
+
+def _shared_line(data: dict[str, Any]) -> str:
+    """The summary's line of shared wins: how many games, and each seat's share of them."""
+    games = data["shared_wins"]
+    if not games:
+        return "shared wins        none (every decided game had one winner)"
+    return (f"shared wins        {games} games ({100 * games / data['games']:.1f}%), by seat "
+            + "  ".join(f"p{seat + 1}: {100 * rate:.1f}%"
+                        for seat, rate in enumerate(data["shared_win_rate_by_seat"])))
 
 
 class ProgressBar:
@@ -385,6 +411,7 @@ def format_summary(data: dict[str, Any], top: int = 10) -> str:
             for seat, (rate, (low, high)) in enumerate(
                 zip(data["win_rate_by_seat"], data["win_rate_ci95"], strict=True))),
         f"                   (95% intervals; seat differences: {data['seat_differences']})",
+        _shared_line(data),
         f"games per second   {data['games_per_second']:.1f} (one core, games only)",
         "",
         f"most landed spaces (where throws leave the token, top {top}):   rests  arrivals",

@@ -48,6 +48,8 @@ class Kernel:
     cash: cython.int[16]
     position: cython.int[16]
     alive: cython.int[16]
+    # per player out of the game, the order they went out in (1: the first); 0 while in
+    out_order: cython.int[16]
     policy: cython.int[16]
     # the board
     n_spaces: cython.int
@@ -183,6 +185,7 @@ class Kernel:
             self.cash = [0] * 16
             self.position = [0] * 16
             self.alive = [0] * 16
+            self.out_order = [0] * 16
             self.policy = [0] * 16
             self.window_closed = [0] * 64
             self.window_seen = [0] * 64
@@ -204,6 +207,7 @@ class Kernel:
             self.rule_fired = [0] * 512
         for i in range(16):
             self.alive[i] = 1 if i < n_players else 0
+            self.out_order[i] = 0
             self.policy[i] = POLICY_DEFAULT
             self.held_first[i] = -1
             self.held_version[i] = 1
@@ -328,6 +332,17 @@ class Kernel:
     @cython.ccall
     def score(self, p: cython.int) -> cython.int:
         return self.cash[p]
+
+    @cython.ccall
+    def tie_break(self, p: cython.int, k: cython.int) -> cython.int:
+        """The score's k-th tie-breaker (`score(p) = A then B`: B is the 0th)."""
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def tie_breaks(self) -> cython.int:
+        """How many tie-breakers the score has."""
+        return 0
 
     @cython.cfunc
     @cython.exceptval(-2147483647, check=True)
@@ -470,22 +485,68 @@ class Kernel:
         self.unwinding = 0
         return 0
 
+    # ---- the ranking ------------------------------------------------------------------
+    # A winner named by `end game winner p` ranks first; then the players still in, by
+    # score and its tie-breakers in order; then those out, the last out highest. Players
+    # equal on all of it share a place; the winners are those sharing first place, if
+    # one of them is still in (or was named).
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-2147483647, check=True)
+    def k_outranks(self, a: cython.int, b: cython.int) -> cython.int:
+        """1 when a ranks above b, -1 below, 0 when they share a place."""
+        k: cython.int
+        va: cython.int
+        vb: cython.int
+        if a == b:
+            return 0
+        if self.declared_winner >= 0 and (a == self.declared_winner
+                                          or b == self.declared_winner):
+            return 1 if a == self.declared_winner else -1
+        if self.alive[a] != self.alive[b]:
+            return 1 if self.alive[a] else -1
+        if not self.alive[a]:
+            va = self.out_order[a]
+            vb = self.out_order[b]
+            return 0 if va == vb else (1 if va > vb else -1)
+        va = self.score(a)
+        vb = self.score(b)
+        k = 0
+        while va == vb and k < self.tie_breaks():
+            va = self.tie_break(a, k)
+            vb = self.tie_break(b, k)
+            k += 1
+        return 0 if va == vb else (1 if va > vb else -1)
+
+    @cython.ccall
+    @cython.exceptval(-2147483647, check=True)
+    def k_rank(self, p: cython.int) -> cython.int:
+        """p's place: 1 + how many players rank above p (players sharing a place share
+        its number, and the next place counts them all: 1, 1, 3)."""
+        q: cython.int
+        above: cython.int = 0
+        for q in range(self.n_players):
+            if self.k_outranks(q, p) > 0:
+                above += 1
+        return above + 1
+
+    @cython.ccall
+    @cython.exceptval(-1, check=True)
+    def k_is_winner(self, p: cython.int) -> cython.bint:
+        """p shares first place, and first place is a player's still in (or named)."""
+        return self.k_rank(p) == 1 and (self.alive[p] != 0 or p == self.declared_winner)
+
     @cython.ccall
     def winner(self) -> cython.int:
-        """The seat with the highest score among the players still in (first seat on ties)."""
-        best: cython.int = -1
-        best_score: cython.int = 0
-        value: cython.int
+        """The one winner, or -1: nobody, or a win shared by several (winners() names them)."""
+        found: cython.int = -1
         p: cython.int
-        if self.declared_winner >= 0:  # named by the rules (end game winner p)
-            return self.declared_winner
         for p in range(self.n_players):
-            if not self.alive[p]:
-                continue
-            value = self.score(p)
-            if best < 0 or value > best_score:
-                best, best_score = p, value
-        return best
+            if self.k_is_winner(p):
+                if found >= 0:
+                    return -1
+                found = p
+        return found
 
     # ---- resting spaces ----------------------------------------------------------
     # A throw is the dice the turn's own rules roll (not a land or pass handler's, such as

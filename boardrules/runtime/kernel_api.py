@@ -283,6 +283,28 @@ class KernelApi(Decisions):
     def alive_of(self, p: int) -> bool:
         return self.alive[p] != 0
 
+    def out_order_of(self, p: int) -> int:
+        """When p went out: 1 for the first player out, 2 for the next...; 0 while in."""
+        return self.out_order[p]
+
+    def winners(self) -> list:
+        """The seats that win: one, several sharing a tie, or none (nobody is still in)."""
+        return [p for p in range(self.n_players) if self.k_is_winner(p)]
+
+    def ranks(self) -> list:
+        """Each seat's place (1 the first; seats sharing a place share its number)."""
+        return [self.k_rank(p) for p in range(self.n_players)]
+
+    def ranking(self) -> list:
+        """The places in order, each the seats sharing it: [[1], [0, 2], [3]]."""
+        ranks = self.ranks()
+        return [[p for p in range(self.n_players) if ranks[p] == place]
+                for place in sorted(set(ranks))]
+
+    def score_parts(self, p: int) -> list:
+        """p's score and then its tie-breakers, as the ranking compares them."""
+        return [self.score(p)] + [self.tie_break(p, k) for k in range(self.tie_breaks())]
+
     def position_of(self, p: int) -> int:
         return self.position[p]
 

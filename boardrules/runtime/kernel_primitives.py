@@ -571,6 +571,7 @@ class Primitives(Kernel):
             self.alive[p] = 0
             self.alive_version += 1
             self.n_alive -= 1
+            self.out_order[p] = self.n_players - self.n_alive
             self.alive_seats &= ~(cython.cast(cython.uint, 1) << p)
             self.changes += 1
             if self.tracing:

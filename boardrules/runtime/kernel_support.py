@@ -125,7 +125,8 @@ class ScriptedRollError(RuleError):
 
 # What Python calls on a game that may run the rules' code (kernel.py, kernel_api.py and
 # the edition's Game): the entries make_room wraps when the module runs interpreted.
-RULES_ENTRIES = ("start", "play", "play_turn", "winner", "score", "invoke")
+RULES_ENTRIES = ("start", "play", "play_turn", "winner", "winners", "ranks", "ranking",
+                 "score", "score_parts", "invoke")
 
 
 class PythonStack:

@@ -127,11 +127,22 @@ class GameState:
         self._replay()
 
     def scores(self) -> list[int]:
-        """Each seat's score as the rules define it (winner ranks highest)."""
+        """Each seat's score as the rules define it (its first part: `score_parts(p)` has
+        the tie-breakers too; the ranking compares them all)."""
         return [self.game.score(p) for p in range(self.n_players)]
 
     def winner(self) -> int:
+        """The one winner of a finished game; -1 while it goes on, when nobody wins or when
+        several share the win (winners() names them)."""
         return self.game.winner() if self.is_over else -1
+
+    def winners(self) -> list[int]:
+        """The seats that won a finished game (several on a shared win); [] until it ends."""
+        return self.game.winners() if self.is_over else []
+
+    def ranking(self) -> list[list[int]]:
+        """A finished game's places in order, each the seats sharing it; [] until it ends."""
+        return self.game.ranking() if self.is_over else []
 
     def clone(self) -> GameState:
         """An independent copy, in microseconds: it shares the copy of the game taken at the

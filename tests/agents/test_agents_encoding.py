@@ -44,8 +44,14 @@ def test_the_observation_has_one_length_for_a_game(disney_compiled):
 
 
 def test_final_rewards_sum_to_zero():
-    assert final_rewards(1, 3) == [-0.5, 1.0, -0.5]
-    assert final_rewards(-1, 3) == [0.0, 0.0, 0.0]
+    assert final_rewards([1], 3) == [-0.5, 1.0, -0.5]
+    assert final_rewards([], 3) == [0.0, 0.0, 0.0]
+
+
+def test_winners_sharing_a_win_share_the_reward():
+    assert final_rewards([0, 2], 4) == [0.5, -0.5, 0.5, -0.5]
+    assert final_rewards([0, 1, 2], 4) == [1 / 3, 1 / 3, 1 / 3, -1.0]
+    assert final_rewards([0, 1], 2) == [0.0, 0.0]  # everybody shares it: nobody gains
 
 
 def test_external_seats_replay_the_same_game_as_the_replay_script(disney_compiled):

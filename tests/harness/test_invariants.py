@@ -7,7 +7,13 @@ from __future__ import annotations
 import pytest
 
 from boardrules.cli import main
-from boardrules.harness.invariants import INVARIANTS, check_games, facts, first_per_game
+from boardrules.harness.invariants import (
+    INVARIANTS,
+    GameCheck,
+    check_games,
+    facts,
+    first_per_game,
+)
 from boardrules.runtime.loader import load_module
 
 # Random-policy games per edition in CI, some 0.2 to 1 s each (compiled): Builder's last
@@ -84,3 +90,44 @@ def test_check_invariants_plays_a_python_policy(capsys):
     assert main(["simulate", "animal_crossing", "--games", "3", "--workers", "1",
                  "--policy", "window-passer", "--check-invariants"]) == 0
     assert "violations         none" in capsys.readouterr().out
+
+
+class _Finished:
+    """A finished game as the ranking invariant reads it: four seats, p4 out, the scores'
+    parts given, and the places and winners the game claims."""
+
+    n_players, turn, declared_winner = 4, 9, -1
+
+    def __init__(self, ranks: list[int], winners: list[int]):
+        self._ranks, self._winners = ranks, winners
+
+    def alive_of(self, p: int) -> bool:
+        return p < 3
+
+    def out_order_of(self, p: int) -> int:
+        return 1 if p == 3 else 0
+
+    def score_parts(self, p: int) -> list[int]:
+        return [[5, 1], [5, 1], [5, 0], [0, 0]][p]
+
+    def ranks(self) -> list[int]:
+        return self._ranks
+
+    def winners(self) -> list[int]:
+        return self._winners
+
+    def winner(self) -> int:
+        return self._winners[0] if len(self._winners) == 1 else -1
+
+
+@pytest.mark.parametrize("ranks,winners,wrong", [
+    ([1, 1, 3, 4], [0, 1], False),  # a tie on every part: a shared win is valid
+    ([1, 2, 3, 4], [0], True),  # the tie broken by seat
+    ([1, 1, 1, 4], [0, 1, 2], True),  # the tie-breaker ignored
+    ([1, 1, 3, 4], [0], True),  # first place shared, the win not
+])
+def test_the_ranking_invariant_accepts_shared_wins_and_nothing_else(ranks, winners, wrong):
+    check = GameCheck(None, None, 0, 1)
+    check.ranking(_Finished(ranks, winners))
+    assert bool(check.violations) == wrong, check.violations
+    assert all(v.invariant == "ranking" for v in check.violations)

@@ -87,7 +87,7 @@ def test_sample_games_replayed_turn_by_turn_are_the_runs_games(disney_compiled):
         game = disney_compiled.Game(4, seed=game_seed(7, sample.game))
         game.play()
         assert sample.seed == game_seed(7, sample.game)
-        assert sample.turns[-1] == game.turn and sample.winner == game.winner()
+        assert sample.turns[-1] == game.turn and sample.winners == game.winners()
         assert [series[-1] for series in sample.cash] == [
             cash if game.alive_of(seat) else None for seat, cash in enumerate(game.players_cash())]
         assert all(len(series) == len(sample.turns) for series in sample.cash)

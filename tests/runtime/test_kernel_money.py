@@ -83,6 +83,9 @@ def test_score_and_winner_default_to_cash(tiny):
     game.k_pay(2, 1, 10)
     assert game.winner() == 1  # 90, 110, 100
     game.k_pay(1, 0, 10)
-    assert game.winner() == 0  # a tie of 100s: the first seat
+    # a tie of 100s: a win all three share, not the first seat's
+    assert game.winner() == -1 and game.winners() == [0, 1, 2]
     game.k_retire(0)
-    assert game.winner() == 1 and game.n_alive == 2
+    assert game.winners() == [1, 2] and game.ranks() == [3, 1, 1] and game.n_alive == 2
+    game.k_pay(1, 2, 1)
+    assert game.winner() == 2 and game.ranking() == [[2], [1], [0]]

@@ -202,6 +202,7 @@ def fold_constants(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.P
         first_player=folder.expr(program.first_player),
         over_when=folder.expr(program.over_when),
         score=folder.expr(program.score),
+        tie_breaks=tuple(folder.expr(e) for e in program.tie_breaks),
         round_limit=folder.expr(program.round_limit),
         bankruptcy_ends=folder.expr(program.bankruptcy_ends),
     )

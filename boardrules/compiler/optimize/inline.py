@@ -177,7 +177,8 @@ def drop_unused_functions(program: ir.Program) -> ir.Program:
     code = program_code(program)
     roots = {name for name in code if not name.startswith(("proc_", "agg_"))}
     roots |= {n.function for root in (program.first_player, program.over_when, program.score,
-                                      program.round_limit, program.bankruptcy_ends)
+                                      program.round_limit, program.bankruptcy_ends,
+                                      *program.tie_breaks)
               for n in walk_expr(root) if isinstance(n, ir.CallProc)}
     live: set[str] = set()
     stack = list(roots)

@@ -264,6 +264,7 @@ def narrow_integers(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.
         program, functions=tuple(functions), aggregates=aggregates, decisions=decisions,
         events=events, first_player=n.expr(program.first_player),
         over_when=n.expr(program.over_when), score=n.narrow(program.score),
+        tie_breaks=tuple(n.narrow(e) for e in program.tie_breaks),
         round_limit=n.narrow(program.round_limit), bankruptcy_ends=n.expr(program.bankruptcy_ends))
 
 

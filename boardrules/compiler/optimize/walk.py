@@ -245,6 +245,7 @@ def map_program_exprs(program: ir.Program, fn: ExprFn) -> ir.Program:
         program, functions=functions, aggregates=aggregates, decisions=decisions, events=events,
         first_player=map_expr(program.first_player, fn), over_when=map_expr(program.over_when, fn),
         score=map_expr(program.score, fn), round_limit=map_expr(program.round_limit, fn),
+        tie_breaks=tuple(map_expr(e, fn) for e in program.tie_breaks),
         bankruptcy_ends=map_expr(program.bankruptcy_ends, fn))
 
 
