@@ -13,6 +13,7 @@ import shutil
 import pytest
 from babi.highlight import Grammars, highlight_line
 
+from boardrules.compiler.primitives import DECK_FUNCTIONS, KERNEL_FUNCTIONS
 from boardrules.editor.vocabulary import grammar_words
 
 from .shipped import ROOT, RULES_FILES, doc_blocks
@@ -88,3 +89,10 @@ def test_every_grammar_word_has_a_colour(compiler):
     plain = {word for word in grammar_words()
              if _tokens(compiler, word)[0][2].startswith("variable.other")}
     assert plain == {"x"}  # `grid map 8 x 8`, but a name anywhere else
+
+
+def test_every_kernel_function_has_its_colour(compiler):
+    """A kernel function added to the language is coloured as one in editors too."""
+    plain = [name for name in (*KERNEL_FUNCTIONS, *DECK_FUNCTIONS)
+             if not _tokens(compiler, f"{name}(p)")[0][2].startswith("support.function")]
+    assert plain == []
