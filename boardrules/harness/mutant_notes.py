@@ -38,6 +38,7 @@ class Notes(NamedTuple):
     noted: dict[int, str]  # mutant id -> the note's reason and place
     stale: list[str]  # `file:line: NAME` of each note that names no mutant
     ambiguous: list[str]  # `file:line: NAME names N mutants: NAME1; NAME2...`
+    names: dict[int, str]  # each mutant's shortest unambiguous name (`note_names`)
 
 
 def names(found: list[Mutant]) -> dict[int, list[str]]:
@@ -59,26 +60,29 @@ def _answers(found: list[Mutant], free: dict[int, list[str]]) -> dict[int, set[s
             for m in found}
 
 
+def _shortest(free: dict[int, list[str]], answers: dict[int, set[str]]) -> dict[int, str]:
+    counts = Counter(n for names in answers.values() for n in names)
+    return {i: min((n for n in names[:-1] if counts[note_key(n)] == 1), key=len,
+                   default=names[-1]) for i, names in free.items()}
+
+
 def note_names(found: list[Mutant]) -> dict[int, str]:
     """Each mutant's shortest line-free name that no other mutant answers to: what a note
     should quote (the ordinal form, last, only when all others read alike)."""
     free = names(found)
-    counts = Counter(n for answers in _answers(found, free).values() for n in answers)
-    return {m.id: min((n for n in free[m.id][:-1] if counts[note_key(n)] == 1), key=len,
-                      default=free[m.id][-1]) for m in found}
+    return _shortest(free, _answers(found, free))
 
 
 def match_notes(checked: Compilation, found: list[Mutant]) -> Notes:
     """The reason of each mutant that exactly one `equivalent` note names (by id), the notes
     that name none (stale) and those that name several (ambiguous)."""
     free = names(found)
-    named: dict[str, list[Mutant]] = {}
     answers = _answers(found, free)
+    named: dict[str, list[Mutant]] = {}
     for m in found:
         for name in answers[m.id]:
             named.setdefault(name, []).append(m)
-    shortest = note_names(found)
-    notes = Notes({}, [], [])
+    notes = Notes({}, [], [], _shortest(free, answers))
     for note in checked.symbols.equivalents:
         where = f"{Path(note.span.path).name}:{note.span.line}"
         mutants = named.get(note_key(note.mutant), [])
@@ -86,7 +90,7 @@ def match_notes(checked: Compilation, found: list[Mutant]) -> Notes:
             notes.stale.append(f"{where}: {note.mutant}")
         elif len(mutants) > 1:
             notes.ambiguous.append(f"{where}: {note.mutant} names {len(mutants)} mutants: "
-                                   + "; ".join(shortest[m.id] for m in mutants))
+                                   + "; ".join(notes.names[m.id] for m in mutants))
         else:
             notes.noted[mutants[0].id] = f"{note.reason} ({where})"
     return notes

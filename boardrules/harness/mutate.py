@@ -76,10 +76,12 @@ class Baseline:
     noted: dict[int, str] = field(default_factory=dict)  # equivalent notes: id -> reason
     stale: list[str] = field(default_factory=list)  # notes that name no mutant
     ambiguous: list[str] = field(default_factory=list)  # notes that name several
+    names: dict[int, str] = field(default_factory=dict)  # what a note names each mutant by
 
     def take_notes(self) -> None:
         """Match the rules' `equivalent "..." because "..."` notes with the mutants."""
-        self.noted, self.stale, self.ambiguous = match_notes(self.checked, self.mutants)
+        self.noted, self.stale, self.ambiguous, self.names = match_notes(self.checked,
+                                                                         self.mutants)
 
     def order(self, mutant: Mutant) -> list[ir.Scenario]:
         """The scenarios of the units the mutant counts for first, then the others."""

@@ -84,7 +84,7 @@ def summary(run: Run) -> dict[str, Any]:
     units = {unit: {**_counts([status[m.id] for m in found]), "survivors": survivors(found)}
              for unit, found in sorted(by_unit.items())}
     compilation = base.checked
-    shortest = note_names(base.mutants)
+    shortest = base.names or note_names(base.mutants)
     sentences = []
     if compilation.rulebook is not None:
         for entry in coverage(compilation, []).sentences:
