@@ -1,6 +1,7 @@
 """Mutants in the rules file's terms: IR expressions written back close to the rules
-language (`p.cash < amount`, `pay(bank, p, 50)`, `ask buy(p, s)`), and the rules line
-a mutant changes, before and after, when the change can be placed on it exactly.
+language (`p.cash < amount`, `pay(bank, p, 50)`, `ask buy(p, s)`, an aggregate by its
+rules text), the rules text a mutant stands on, and the rules line a mutant changes,
+before and after, when the change can be placed on it exactly.
 
 Used by `mutations.py` to describe each mutant and by the mutation report to show a
 survivor as a rules-line diff.

@@ -9,7 +9,8 @@ applied by checking the program again with that value.
 
 `mutants(compilation)` lists them in a fixed order, each with its rules-file line, its
 origin (the rule, procedure, card, decision, param or game property whose code it
-changes) and the quoting units it counts for (`callgraph.py`); `apply(compilation,
+changes), the quoting units it counts for (`callgraph.py`) and the rules text it stands
+on, which its line-free names quote (harness/mutant_notes.py); `apply(compilation,
 mutant)` gives the mutated program. Decision defaults are the default strategy, not
 rules, and are never mutated; nor is code only they reach.
 """
