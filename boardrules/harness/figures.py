@@ -24,6 +24,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
 from ..outputs import atomic_file  # noqa: E402
+from .seats import won_words  # noqa: E402
 
 STYLE = {"svg.hashsalt": "boardrules", "svg.fonttype": "none", "font.size": 8,
          "axes.spines.top": False, "axes.spines.right": False}
@@ -231,14 +232,6 @@ def win_rate_figure(panels: Sequence[Panel]) -> Figure:
         ax.legend(frameon=False, fontsize=7, loc="lower right")
     figure.tight_layout()
     return figure
-
-
-def won_words(winners: list[int]) -> str:
-    """Who won a game, in a title's words: one seat, seats sharing the win, or nobody."""
-    names = [f"p{seat + 1}" for seat in winners]
-    if len(names) > 1:
-        return f"{', '.join(names[:-1])} and {names[-1]} share the win"
-    return f"{names[0]} wins" if names else "no winner"
 
 
 def cash_figure(panels: Sequence[Panel], currency: str = "") -> Figure:

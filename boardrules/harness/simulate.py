@@ -29,6 +29,7 @@ from ..outputs import atomic_file, write_atomic
 from ..runtime.errors import rules_location
 from ..runtime.loader import load_module, load_published, published_name
 from .options import parse_options
+from .seats import seat_name
 from .statistics import describe, seats_differ, wilson
 
 ENGINES = ("processes", "ray")
@@ -331,11 +332,6 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.join(1)
-
-
-def seat_name(seat: int) -> str | None:
-    """A seat as every output names it (`p1` is the first), None for no winner."""
-    return f"p{seat + 1}" if seat >= 0 else None
 
 
 def write_records(path: Path, records: list[dict[str, Any]]) -> None:

@@ -10,6 +10,7 @@ from types import ModuleType
 from typing import Any
 
 from ..agents.encoding import ActionCodec
+from ..harness.seats import won_words
 
 Described = dict[str, dict[str, Any]]
 
@@ -87,7 +88,8 @@ def decision_lines(snap: dict[str, Any], described: Described, quotes: int = 2) 
     """The decision asked now: who, its prompt, and the rulebook's sentences."""
     pending = snap.get("pending")
     if pending is None:
-        return [f"The game is over after {snap['turn']} turns."]
+        return [f"The game is over after {snap['turn']} turns: "
+                f"{won_words(snap.get('winners', []))}."]
     name = pending["decision"]
     info = described.get(name, {})
     lines = [f"p{pending['player'] + 1} decides {name}: {info.get('prompt') or name}"]

@@ -269,4 +269,8 @@ def snapshot(module: ModuleType, game, pending=None) -> dict[str, Any]:
     if pending is not None:
         state["pending"] = {"decision": pending[0], "player": pending[1],
                             "options": list(pending[2])}
+    if game.over:  # the seats that won (several on a shared win), and each one's place
+        state["winners"] = game.winners()
+        for p, place in zip(players, game.ranks(), strict=True):
+            p["rank"] = place
     return state

@@ -12,8 +12,17 @@ import json
 import pytest
 
 from boardrules.harness import figures
-from boardrules.harness.simulate import format_summary, play_games, simulate, write_records
+from boardrules.harness.seats import won_words
+from boardrules.harness.simulate import (
+    format_summary,
+    game_seed,
+    play_games,
+    simulate,
+    write_records,
+)
+from boardrules.play.view import decision_lines
 from boardrules.runtime.loader import load_module
+from boardrules.runtime.state import snapshot
 
 EDITION, SEED, TIED = "animal_crossing", 1, 13
 
@@ -67,6 +76,19 @@ def test_the_report_draws_shared_wins_and_names_them_in_titles(summary):
     hatched = [p for p in figure.axes[0].patches if p.get_hatch() == "//"]
     assert [round(p.get_height(), 6) for p in hatched] == [
         round(100 * rate, 6) for rate in data["shared_win_rate_by_seat"]]
-    assert figures.won_words([0, 1]) == "p1 and p2 share the win"
-    assert figures.won_words([0, 2, 3]) == "p1, p3 and p4 share the win"
-    assert figures.won_words([2]) == "p3 wins" and figures.won_words([]) == "no winner"
+    assert won_words([0, 1]) == "p1 and p2 share the win"
+    assert won_words([0, 2, 3]) == "p1, p3 and p4 share the win"
+    assert won_words([2]) == "p3 wins" and won_words([]) == "no winner"
+
+
+def test_a_finished_games_snapshot_and_the_terminal_name_the_winners():
+    module = load_module(EDITION, "compiled")
+    game = module.Game(4, seed=game_seed(SEED, TIED))
+    game.play()
+    snap = snapshot(module, game)
+    assert snap["winners"] == [0, 1] and [p["rank"] for p in snap["players"]][:2] == [1, 1]
+    assert decision_lines(snap, {}) == [
+        f"The game is over after {game.turn} turns: p1 and p2 share the win."]
+    going = module.Game(4, seed=1)
+    going.start()
+    assert "winners" not in snapshot(module, going)
