@@ -50,6 +50,7 @@ class Kernel:
     alive: cython.int[16]
     # per player out of the game, the order they went out in (1: the first); 0 while in
     out_order: cython.int[16]
+    places: cython.int[16]  # each player's place in the ranking, as k_place_all last found
     policy: cython.int[16]
     # the board
     n_spaces: cython.int
@@ -186,6 +187,7 @@ class Kernel:
             self.position = [0] * 16
             self.alive = [0] * 16
             self.out_order = [0] * 16
+            self.places = [0] * 16
             self.policy = [0] * 16
             self.window_closed = [0] * 64
             self.window_seen = [0] * 64
@@ -493,11 +495,11 @@ class Kernel:
     @cython.cfunc
     @cython.final
     @cython.exceptval(-2147483647, check=True)
-    def k_outranks(self, a: cython.int, b: cython.int) -> cython.int:
-        """1 when a ranks above b, -1 below, 0 when they share a place."""
-        k: cython.int
-        va: cython.int
-        vb: cython.int
+    def k_outranks(self, a: cython.int, b: cython.int, va: cython.int,
+                   vb: cython.int) -> cython.int:
+        """1 when a ranks above b, -1 below, 0 when they share a place (va and vb: their
+        scores, which k_place_all reads once per ranking)."""
+        k: cython.int = 0
         if a == b:
             return 0
         if self.declared_winner >= 0 and (a == self.declared_winner
@@ -508,41 +510,65 @@ class Kernel:
         if not self.alive[a]:
             va = self.out_order[a]
             vb = self.out_order[b]
-            return 0 if va == vb else (1 if va > vb else -1)
-        va = self.score(a)
-        vb = self.score(b)
-        k = 0
-        while va == vb and k < self.tie_breaks():
+        while va == vb and k < self.tie_breaks() and self.alive[a]:
             va = self.tie_break(a, k)
             vb = self.tie_break(b, k)
             k += 1
         return 0 if va == vb else (1 if va > vb else -1)
 
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-1)
+    def k_place_all(self) -> cython.int:
+        """Each player's place into `places`: 1 + how many players rank above them
+        (players sharing a place share its number, and the next place counts them all:
+        1, 1, 3). A score is read once; a tie-breaker only for players tied before it."""
+        score: cython.int[16]  # CAP_PLAYERS
+        p: cython.int
+        q: cython.int
+        above: cython.int
+        if not cython.compiled:
+            score = [0] * CAP_PLAYERS
+        for p in range(self.n_players):
+            score[p] = self.score(p) if self.alive[p] else 0
+        for p in range(self.n_players):
+            above = 0
+            for q in range(self.n_players):
+                if self.k_outranks(q, p, score[q], score[p]) > 0:
+                    above += 1
+            self.places[p] = above + 1
+        return 0
+
+    @cython.cfunc
+    @cython.final
+    @cython.inline
+    @cython.exceptval(check=False)
+    def k_won(self, p: cython.int) -> cython.bint:
+        """After k_place_all: p shares first place, and is still in (or was named)."""
+        return self.places[p] == 1 and (self.alive[p] != 0 or p == self.declared_winner)
+
     @cython.ccall
     @cython.exceptval(-2147483647, check=True)
     def k_rank(self, p: cython.int) -> cython.int:
-        """p's place: 1 + how many players rank above p (players sharing a place share
-        its number, and the next place counts them all: 1, 1, 3)."""
-        q: cython.int
-        above: cython.int = 0
-        for q in range(self.n_players):
-            if self.k_outranks(q, p) > 0:
-                above += 1
-        return above + 1
+        """p's place (`rank(p)`)."""
+        self.k_place_all()
+        return self.places[p]
 
     @cython.ccall
     @cython.exceptval(-1, check=True)
     def k_is_winner(self, p: cython.int) -> cython.bint:
-        """p shares first place, and first place is a player's still in (or named)."""
-        return self.k_rank(p) == 1 and (self.alive[p] != 0 or p == self.declared_winner)
+        """Whether p is one of the winners (`is_winner(p)`)."""
+        self.k_place_all()
+        return self.k_won(p)
 
     @cython.ccall
     def winner(self) -> cython.int:
         """The one winner, or -1: nobody, or a win shared by several (winners() names them)."""
         found: cython.int = -1
         p: cython.int
+        self.k_place_all()
         for p in range(self.n_players):
-            if self.k_is_winner(p):
+            if self.k_won(p):
                 if found >= 0:
                     return -1
                 found = p

@@ -289,11 +289,13 @@ class KernelApi(Decisions):
 
     def winners(self) -> list:
         """The seats that win: one, several sharing a tie, or none (nobody is still in)."""
-        return [p for p in range(self.n_players) if self.k_is_winner(p)]
+        self.k_place_all()
+        return [p for p in range(self.n_players) if self.k_won(p)]
 
     def ranks(self) -> list:
         """Each seat's place (1 the first; seats sharing a place share its number)."""
-        return [self.k_rank(p) for p in range(self.n_players)]
+        self.k_place_all()
+        return [self.places[p] for p in range(self.n_players)]
 
     def ranking(self) -> list:
         """The places in order, each the seats sharing it: [[1], [0, 2], [3]]."""
