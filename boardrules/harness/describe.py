@@ -68,10 +68,12 @@ GAME_PROPERTIES = {
 def _game_written(kind: str, prop: ast.GameProp, written: str) -> str:
     """A game property as written, its formula left out (`over when ...`)."""
     value = expr_text(prop.value)
+    parts = "..." + " then ..." * len(prop.tie_breaks)  # the score and its tie-breakers
     return {"first": f"first {value}", "rounds": f"over after {value} rounds",
             "turn_limit": f"turn_limit {value}",
             "bankruptcy": f"over at first bankruptcy when {value}",
-            "valuation": f"score(p: player) = ... when {expr_text(prop.condition)}",
+            "score": f"score(p: player) = {parts}",
+            "valuation": f"score(p: player) = {parts} when {expr_text(prop.condition)}",
             }.get(kind, written)
 
 

@@ -223,3 +223,11 @@ def test_the_structures_a_scenario_writer_must_know():
     rounds = next(g for g in data["game_properties"] if g["target"] == "game_rounds")
     assert rounds == {"target": "game_rounds", "given": False, "written": "over after N rounds",
                       "when_absent": "no round limit", "quotes": [], "assumes": []}
+
+
+def test_a_scores_tie_breakers_are_shown_but_not_their_formulas(described):
+    compilation, data, _ = described
+    score = next(g for g in data["game_properties"] if g["target"] == "game_score")
+    expected = {"builder": "score(p: player) = ... then ..."}.get(
+        compilation.edition, "score(p: player) = ...")
+    assert score["written"] == expected
