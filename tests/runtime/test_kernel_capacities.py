@@ -10,7 +10,8 @@ from boardrules.compiler.codegen import CAPACITY
 from boardrules.compiler.kernel_facts import kernel_source
 
 SIZE_OF = {
-    "players": ("cash", "position", "alive", "policy", "held_first", "held_version"),
+    "players": ("cash", "position", "alive", "policy", "held_first", "held_version",
+                "out_order", "places"),
     "spaces": ("track_of", "space_at_track", "land_count", "rest_count", "pass_mask",
                "pass_gap"),
     "dice": ("die_size",),
