@@ -67,7 +67,7 @@ def edition_batch(edition: str, games: int, players: int, seed: int,
                "capped fraction": sum(r["end"] in CAPPED_ENDS for r in records) / games,
                "landings per turn": sum(tally.rests) / turns}
     for seat in range(players):
-        wins = sum(r["winner"] == seat and r["end"] not in CAPPED_ENDS for r in records)
+        wins = sum(r["winners"] == [seat] and r["end"] not in CAPPED_ENDS for r in records)
         figures[f"win rate p{seat + 1}"] = wins / games
     throws = sum(tally.rests)
     for index, space in enumerate(summary.space_ids):
