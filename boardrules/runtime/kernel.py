@@ -3,7 +3,7 @@
 #
 # Code generation pastes kernel_support.py, this file, kernel_primitives.py,
 # kernel_decisions.py and kernel_api.py, in that order, at the top of every edition's
-# module (compiler/kernel_facts.py), where `class Game(KernelApi)` adds the edition's
+# module (compiler/common/kernel_facts.py), where `class Game(KernelApi)` adds the edition's
 # rules. This file holds the game's state, the game loop, resting spaces, movement and
 # the turn order; kernel_primitives.py what the rules call (decks, money, players,
 # windows); kernel_decisions.py how decisions are answered; kernel_api.py what Python

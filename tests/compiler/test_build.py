@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from boardrules.compiler import build, build_settings, cython_process, profile_guided
+from boardrules.compiler.build import artifacts as build
+from boardrules.compiler.build import build_settings, cython_process, profile_guided
 from boardrules.compiler.pipeline import compile_rules
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from boardrules.compiler import ir
-from boardrules.compiler.codegen import whole_word
+from boardrules.compiler.back.codegen import whole_word
+from boardrules.compiler.ir import nodes as ir
 from boardrules.runtime.loader import compile_edition, import_compilation
 
 ROOT = Path(__file__).resolve().parents[2]
