@@ -430,7 +430,7 @@ def cmd_describe(args) -> int:
 
 def cmd_cache(args) -> int:
     from .compiler.build.artifacts import clean_cache
-    from .compiler.build.build_settings import cache_root
+    from .compiler.common.cache_folder import cache_root
 
     if args.older_than is not None and args.action != "clean":
         raise UsageError("--older-than is for cache clean")

@@ -29,7 +29,7 @@ from doc_blocks import ROOT, Block, output_matches, printed_by
 from doc_blocks import blocks as doc_blocks
 
 from boardrules.cli import main
-from boardrules.compiler.build.build_settings import cache_root
+from boardrules.compiler.common.cache_folder import cache_root
 from boardrules.compiler.common.diagnostics import CompileError
 from boardrules.compiler.front import modules
 from boardrules.compiler.front.rulebook import fold

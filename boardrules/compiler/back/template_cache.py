@@ -17,7 +17,7 @@ from pathlib import Path
 import jinja2
 from jinja2.bccache import Bucket
 
-from ..build.build_settings import cache_root
+from ..common.cache_folder import cache_root
 
 FOLDER = "templates"
 

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..common.cache_folder import cache_root
 from . import build_settings, profile_guided
 from .build_settings import (
     CYTHON_DIRECTIVES,
@@ -42,7 +43,6 @@ from .build_settings import (
     c_compiler,
     c_compiler_found,
     c_flags,
-    cache_root,
     cold_functions_apart,
     cython_version,
     opt_level,

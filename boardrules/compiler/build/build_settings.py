@@ -1,7 +1,7 @@
-"""The toolchain a build uses, and where builds are kept: the cache's folder, the versions
-of boardrules, Cython and Python, the C compiler and its flags. Everything that decides
-a built module besides its generated code; the build and the caches below it read it
-from here, so that none of them imports the build.
+"""The toolchain a build uses: the versions of boardrules, Cython and Python, the C
+compiler and its flags. Everything that decides a built module besides its generated
+code; the build and the caches below it read it from here, so that none of them imports
+the build. (Where builds are kept is `common/cache_folder.py`.)
 
 Imported on the fast path of loading a cached edition: nothing heavy at module level.
 """
@@ -37,14 +37,6 @@ DEFAULT_OPT_LEVEL = "1"
 
 class BuildError(Exception):
     """The C extension could not be built (no compiler, a compiler error)."""
-
-
-def cache_root() -> Path:
-    """`$BOARDRULES_CACHE`, else the user's cache folder: shared by every checkout."""
-    configured = os.environ.get("BOARDRULES_CACHE")
-    if configured:
-        return Path(configured)
-    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "boardrules"
 
 
 @lru_cache(maxsize=1)

@@ -28,10 +28,10 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..common.cache_folder import cache_root
 from ..common.collector import cycle_collection_paused
 from ..common.files import read_text
 from . import source_index
-from .build_settings import cache_root
 
 if TYPE_CHECKING:
     from ..pipeline import Compilation

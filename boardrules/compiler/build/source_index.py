@@ -29,10 +29,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ... import __version__
+from ..common.cache_folder import cache_root
 from ..common.files import read_text
 from ..common.kernel_facts import KERNEL_FILES
 from ..front.libpath import find_library, scenario_paths, search_path
-from .build_settings import cache_root, toolchain
+from .build_settings import toolchain
 
 if TYPE_CHECKING:
     from ..pipeline import Compilation

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .error_codes import ErrorCode
 from .files import read_text
+
+# a rules file's line that silences named warnings: `# boardrules: allow unused-param`
+_ALLOW = re.compile(r"#\s*boardrules:\s*allow\s+([A-Za-z0-9_,\- ]+)")
+
+
+def allowed(text: str) -> set[str]:
+    """The warnings a rules file silences (lint's checks, the optimizer's warnings alike)."""
+    return {name for match in _ALLOW.finditer(text)
+            for name in re.split(r"[,\s]+", match.group(1).strip()) if name}
 
 
 def short_where(span: Span) -> str:

@@ -11,13 +11,10 @@ edition's own definitions are linted: a library's may serve other editions.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 
-from ..common.diagnostics import Reporter, Span
+from ..common.diagnostics import Reporter, Span, allowed
 from .symbols import Symbols
-
-_ALLOW = re.compile(r"#\s*boardrules:\s*allow\s+([A-Za-z0-9_,\- ]+)")
 
 Finding = tuple[Span, str]
 
@@ -38,12 +35,6 @@ CHECKS: dict[str, Callable[[Symbols, set[str]], Iterator[Finding]]] = {
     "unused-decision": _unused("decision", "decision", "asked"),
     "unused-param": _unused("param", "param", "used"),
 }
-
-
-def allowed(text: str) -> set[str]:
-    """The checks a rules file silences."""
-    return {name for match in _ALLOW.finditer(text)
-            for name in re.split(r"[,\s]+", match.group(1).strip()) if name}
 
 
 def lint(symbols: Symbols, used: set[str], texts: dict[str, str], reporter: Reporter) -> None:

@@ -15,8 +15,7 @@ import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 
-from ...common.diagnostics import Reporter
-from ...front.lint import allowed
+from ...common.diagnostics import Reporter, allowed
 from .. import nodes as ir
 from .effects import Effects, node_unwinds, program_code
 from .walk import stmt_exprs, walk_expr, walk_stmts
