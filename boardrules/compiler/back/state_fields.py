@@ -22,7 +22,7 @@ MARKS = {
 }
 LISTED = "STATE_FIELDS: tuple = ()  # (filled in by compiler/back/state_fields.py)"
 # the classes a game is made of, in the order the kernel and the template declare them
-GAME_CLASSES = ("Kernel", "Primitives", "Decisions", "KernelApi", "Game")
+GAME_CLASSES = ("Kernel", "Play", "Primitives", "Decks", "Decisions", "KernelApi", "Game")
 _CLASS = re.compile(r"^class (\w+)\b", re.MULTILINE)
 # `name: cython.TYPE` or `name: cython.TYPE[N]` or `name = cython.declare(cython.TYPE, ...)`
 _FIELD = re.compile(r"^    (\w+)(?:: | = cython\.declare\()cython\.\w+", re.MULTILINE)
