@@ -22,7 +22,7 @@ from ..common.kernel_facts import kernel_constants, kernel_source
 from ..front.primitives import DECK_FUNCTIONS, KERNEL_FUNCTIONS
 from ..front.statements import always_returns
 from ..front.symbols import KERNEL_EVENTS
-from ..ir import ir_text
+from ..ir import derived, ir_text
 from ..ir import nodes as ir
 from ..ir.limits import else_ifs
 from ..ir.optimize.effects import Effects, analyse, node_unwinds
@@ -502,18 +502,18 @@ def _game_arrays(program: ir.Program, kernel: dict[str, list[int]],
     return arrays
 
 
-def count_array(cx: ir.CounterIndex, table_index: str) -> str:
+def count_array(cx: derived.CounterIndex, table_index: str) -> str:
     """The array of a counter index's counts by the keys of a table index (counts.py)."""
     return ident(f"{cx.counter}_by_{table_index}", "vxc_")
 
 
-def whole_word(cx: ir.CounterIndex, table_index: str, prefix: str = "vxw_") -> str:
+def whole_word(cx: derived.CounterIndex, table_index: str, prefix: str = "vxw_") -> str:
     """The array (or, with prefix vxwhole_, the method) of a counter index's words of whole
     keys of a table index (optimize/wholes.py)."""
     return ident(f"{cx.counter}_by_{table_index}", prefix)
 
 
-def count_size(cx: ir.CounterIndex, ix: ir.Index) -> int:
+def count_size(cx: derived.CounterIndex, ix: derived.Index) -> int:
     return (len(ix.starts) - 2) * cx.values
 
 

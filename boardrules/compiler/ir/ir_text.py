@@ -7,6 +7,7 @@ optimization pass can be read and diffed.
 
 from __future__ import annotations
 
+from . import derived
 from . import nodes as ir
 
 
@@ -85,7 +86,7 @@ def aggregate(a: ir.Aggregate) -> str:
     return f"{lets}{a.kind}({value}{domain(a.var, a.domain, a.where)}){limit}"
 
 
-def memo_follows(m: ir.Memo) -> list[str]:
+def memo_follows(m: derived.Memo) -> list[str]:
     """What a memo's stamp follows besides the counters it reads whole: per entity, a
     player's cards of one kind, per owner, per value of a field (also the generated
     lookup's comment)."""
@@ -99,7 +100,7 @@ def memo_follows(m: ir.Memo) -> list[str]:
               for array, param, table, direct in m.per_field)]
 
 
-def memo(m: ir.Memo) -> str:
+def memo(m: derived.Memo) -> str:
     """`memoized in 24 slots from 292, kept until ... changes`: what a memo's stamp follows."""
     follows = [*(r for r in m.reads if "@" not in r),  # a side: shown with its comparison
                *memo_follows(m)]

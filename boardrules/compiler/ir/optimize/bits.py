@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 
 from ...common.diagnostics import Reporter
+from .. import derived
 from .. import nodes as ir
 from .conjuncts import chain_of, chained
 from .effects import Effects
@@ -76,7 +77,7 @@ def passing_word(c: ir.Expr, var: str, entities: int, tables: dict[str, ir.Table
     return word
 
 
-def _entities(d: ir.Domain, counter_indexes: dict[str, ir.CounterIndex]) -> int:
+def _entities(d: ir.Domain, counter_indexes: dict[str, derived.CounterIndex]) -> int:
     """How many entities a bit walk of the domain would cover (0: it cannot be one)."""
     if d.kind != "range" or d.kept or d.guarded or d.low != ir.Const(ir.INT, 0):
         return 0

@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 
 from ...common.diagnostics import Reporter
+from .. import derived
 from .. import nodes as ir
 from .conjuncts import chain_of
 from .effects import Effects
@@ -63,7 +64,7 @@ class _Shapes:
                 return "counter", side.array, other
         return None
 
-    def query(self, a: ir.Aggregate) -> ir.CountQuery | None:
+    def query(self, a: ir.Aggregate) -> derived.CountQuery | None:
         d = a.domain
         if a.kind not in ("all", "count", "any") or d.kind != "range" or d.others \
                 or d.low != ir.Const(ir.INT, 0):
@@ -89,10 +90,10 @@ class _Shapes:
         if table_index is None:
             return None
         cx = self.index_of_counter[counters[0][1]]
-        return ir.CountQuery(cx.name, table_index.name, tables[0][2], counters[0][2],
+        return derived.CountQuery(cx.name, table_index.name, tables[0][2], counters[0][2],
                              others[0][2] if others else None)
 
-    def _table_index(self, table: str, high: ir.Expr) -> ir.Index | None:
+    def _table_index(self, table: str, high: ir.Expr) -> derived.Index | None:
         """An index of the field over every entity of the kind (its members' count per key)."""
         for ix in self.table_indexes.values():
             if ix.table == table and high == ir.Const(ir.INT, ix.starts[-1]):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 
 from ...common.diagnostics import Reporter
+from .. import derived
 from .. import nodes as ir
 from .bits import MAX_BITS
 from .effects import Effects
@@ -50,7 +51,7 @@ class _Flags:
             return 0
         return cx.entities
 
-    def word(self, c: ir.Expr, var: str, entities: int) -> ir.Word | None:
+    def word(self, c: ir.Expr, var: str, entities: int) -> derived.Word | None:
         """The word that stands for conjunct c of a walk by var, if one does."""
         value = 1
         if isinstance(c, ir.Unary) and c.op == "not":
@@ -61,10 +62,10 @@ class _Flags:
             return None
         cx = self.of_counter.get(c.array)
         if cx is None:
-            cx = ir.CounterIndex(f"vx_{c.array}", c.array, 0, 2, entities, listed=False)
+            cx = derived.CounterIndex(f"vx_{c.array}", c.array, 0, 2, entities, listed=False)
             self.of_counter[c.array] = self.indexes[cx.name] = cx
         self.with_bits.add(cx.name)
-        return ir.Word(cx.name, "", ir.Const(ir.INT, value))
+        return derived.Word(cx.name, "", ir.Const(ir.INT, value))
 
 
 def flag_words(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:

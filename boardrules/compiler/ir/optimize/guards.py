@@ -28,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 
 from ...common.diagnostics import Reporter
+from .. import derived
 from .. import nodes as ir
 from .conjuncts import chain_of, chained
 from .effects import Effects, asked_in_windows
@@ -70,7 +71,7 @@ def _memoizable(depends: frozenset[str], params: tuple[tuple[str, ir.Type], ...]
     """Whether the memoize pass would keep an any() that reads `depends` with these
     parameters (it reads a counter; its parameters have bounded slots)."""
     dims = tuple(dimension(t, program) for _, t in params)
-    return bool(depends) and None not in dims and ir.Memo((), 0, dims).slots <= MAX_SLOTS
+    return bool(depends) and None not in dims and derived.Memo((), 0, dims).slots <= MAX_SLOTS
 
 
 def _guarded(a: ir.Aggregate, program: ir.Program, fx: Effects,

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...common.diagnostics import Reporter
+from .. import derived
 from .. import nodes as ir
 from .conjuncts import chain_of, chained, is_none_test
 from .effects import Effects
@@ -106,9 +107,9 @@ class Indexer:
         self.fx = fx
         self.tables = {t.name: t for t in program.tables}
         # by (table, low, high): every index a filter could use, and the ones chosen
-        self.built: dict[tuple[str, int, int], ir.Index | None] = {}
-        self.indexes: dict[tuple[str, int, int], ir.Index] = {}
-        self.counter_indexes: dict[str, ir.CounterIndex] = {}
+        self.built: dict[tuple[str, int, int], derived.Index | None] = {}
+        self.indexes: dict[tuple[str, int, int], derived.Index] = {}
+        self.counter_indexes: dict[str, derived.CounterIndex] = {}
         entities = {"player": program.max_players, "space": len(program.space_ids),
                     "group": len(program.group_ids), "card": len(program.card_ids),
                     "cell": program.cell_count}
@@ -214,11 +215,11 @@ class Indexer:
             return self.countable[e.array][0]
         return None
 
-    def _counter_index(self, c: ir.Counter) -> ir.CounterIndex:
+    def _counter_index(self, c: ir.Counter) -> derived.CounterIndex:
         if c.name not in self.counter_indexes:
             _, count = self.countable[c.name]
             offset = -1 if c.type.optional else 0
-            self.counter_indexes[c.name] = ir.CounterIndex(
+            self.counter_indexes[c.name] = derived.CounterIndex(
                 f"vx_{c.name}", c.name, offset, count - offset, self.entities[c.owner])
         return self.counter_indexes[c.name]
 
@@ -270,7 +271,7 @@ class Indexer:
             self.indexes[built] = dataclasses.replace(self.built[built], name=name)
         return self.indexes[built].name
 
-    def _index(self, table: str, low: int, high: int) -> ir.Index | None:
+    def _index(self, table: str, low: int, high: int) -> derived.Index | None:
         """The members of each value, or None when the values spread too thin for a list of
         where each one's members start (prices from 0 to 2,147,483,647 would make one of two
         billion entries: the filter is scanned instead)."""
@@ -286,7 +287,7 @@ class Indexer:
             starts[values[m] - offset + 1] += 1
         for k in range(1, size + 2):
             starts[k] += starts[k - 1]
-        return ir.Index(table, table, offset, tuple(starts), tuple(items))
+        return derived.Index(table, table, offset, tuple(starts), tuple(items))
 
     def stmt(self, s: ir.Stmt) -> ir.Stmt:
         if isinstance(s, ir.Loop):

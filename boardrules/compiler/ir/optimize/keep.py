@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 
 from ...common.diagnostics import Reporter
+from .. import derived
 from .. import nodes as ir
 from .conjuncts import chain_of, chained
 from .effects import Effects, callees, program_code, reachable
@@ -53,7 +54,7 @@ def keep_candidates(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.
     by_name = {a.name: a for a in program.aggregates}
     code = program_code(program)
     counts = items = 0
-    kept: dict[str, ir.Kept] = {}
+    kept: dict[str, derived.Kept] = {}
     walks: dict[str, ir.Aggregate] = {}
     for a in program.aggregates:
         guard = by_name.get(a.guard.function) if isinstance(a.guard, ir.CallProc) else None
@@ -67,7 +68,7 @@ def keep_candidates(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.
         if lists > MAX_KEPT or _asks([*rest, a.value, *(e for _, e in a.hoisted)],
                                      guard.name, code):
             continue
-        kept[guard.name] = ir.Kept(counts, items, width)
+        kept[guard.name] = derived.Kept(counts, items, width)
         counts += guard.memo.slots + 1
         items += lists
         walks[a.name] = dataclasses.replace(

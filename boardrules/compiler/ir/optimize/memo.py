@@ -42,6 +42,7 @@ import dataclasses
 from collections.abc import Iterable
 
 from ...common.diagnostics import Reporter
+from .. import derived
 from .. import nodes as ir
 from .cash_ranges import cash_ranged
 from .effects import Effects, asked_in_windows
@@ -420,7 +421,7 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
             elif by_decks is not None and (
                     apart := _hand_apart(per_entity, whole, by_decks.player)) is not None:
                 per_entity, held_decks = apart, (by_decks.player, by_decks.decks)
-            memo = ir.Memo(whole, base, tuple(dims), cash_of, bool(ranged),
+            memo = derived.Memo(whole, base, tuple(dims), cash_of, bool(ranged),
                            tuple(keys) if any(table for table, _ in keys) else (), per_entity,
                            per_field=fields, held_key=held_key, held_decks=held_decks)
             if owned is not None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import derived
 from .. import nodes as ir
 from .field_versions import FieldVersions
 from .memo import KERNEL_PER_ENTITY, KERNEL_VERSIONS, SIDES
@@ -89,7 +90,7 @@ class MemoVersions:
         """The fields a write of `array` bumps."""
         return [field for field, counters in self.fields if array in counters]
 
-    def owner_field(self, memo: ir.Memo) -> OwnerField:
+    def owner_field(self, memo: derived.Memo) -> OwnerField:
         """The per-owner versions that stamp a memo of what a player owns."""
         counters = _owned_counters(memo)
         return next(f for f in self.per_owner if f.owner == memo.owner and f.counters == counters)
@@ -135,7 +136,7 @@ class MemoVersions:
                 + [KERNEL_VERSIONS[array] for array in sorted(reads) if array in KERNEL_VERSIONS])
 
 
-def _owned_counters(memo: ir.Memo) -> tuple[str, ...]:
+def _owned_counters(memo: derived.Memo) -> tuple[str, ...]:
     return tuple(sorted({array for array, _ in memo.per_owner}))
 
 

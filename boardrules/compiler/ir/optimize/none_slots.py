@@ -21,6 +21,7 @@ import dataclasses
 from collections.abc import Iterator
 
 from ...common.diagnostics import Reporter
+from .. import derived
 from .. import nodes as ir
 from .effects import Effects
 from .walk import walk_stmts
@@ -66,7 +67,7 @@ def drop_none_slots(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.
         for cx in program.counter_indexes))
 
 
-def _without_none(cx: ir.CounterIndex, needed: bool, listed: bool) -> ir.CounterIndex:
+def _without_none(cx: derived.CounterIndex, needed: bool, listed: bool) -> derived.CounterIndex:
     if cx.offset != -1:
         return cx
     if not needed:

@@ -45,6 +45,7 @@ import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from .. import derived
 from .. import nodes as ir
 from .conjuncts import chain_of
 from .walk import assigned_locals, child_exprs, domain_exprs
@@ -161,7 +162,7 @@ class Regions:
         self._expr(a.where, w, p, inner)
         self._expr(a.value, w, p, self._learn(a.where, w, p, inner))
 
-    def _counted(self, q: ir.CountQuery, w: _Walk, p: frozenset[str], facts: Facts) -> None:
+    def _counted(self, q: derived.CountQuery, w: _Walk, p: frozenset[str], facts: Facts) -> None:
         if q.counter_index in self.counter_indexes and (
                 q.counter_index != w.owner_index or not _is_player(q.value, p)):
             raise _NotConfined

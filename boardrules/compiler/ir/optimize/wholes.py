@@ -25,6 +25,7 @@ import dataclasses
 from collections.abc import Callable
 
 from ...common.diagnostics import Reporter
+from .. import derived
 from .. import nodes as ir
 from .bits import MAX_BITS
 from .conjuncts import chain_of, chained
@@ -46,7 +47,7 @@ class _Calls:
         self.table_indexes = {ix.name: ix for ix in program.indexes}
         self.counter_indexes = {cx.name: cx for cx in program.counter_indexes}
 
-    def whole(self, c: ir.Expr, var: str, fx: Effects) -> ir.Word | None:
+    def whole(self, c: ir.Expr, var: str, fx: Effects) -> derived.Word | None:
         """The word that stands for conjunct c of a walk by var, if one does."""
         for _ in range(ROUNDS + 1):
             if not isinstance(c, ir.CallProc):
@@ -63,7 +64,7 @@ class _Calls:
         return None
 
     def _of_query(self, a: ir.Aggregate, args: dict[str, ir.Expr], var: str,
-                  fx: Effects) -> ir.Word | None:
+                  fx: Effects) -> derived.Word | None:
         q = a.counted
         if q is None or a.kind != "all" or q.excluded is not None or a.name in fx.impure:
             return None
@@ -74,11 +75,11 @@ class _Calls:
         key, value = substitute_locals(q.key, args), substitute_locals(q.value, args)
         if field_of(key, var) != ix.table or not key_ok(value, var, fx):
             return None
-        return ir.Word(cx.name, ix.name, value)
+        return derived.Word(cx.name, ix.name, value)
 
 
-def words_of(where: ir.Expr, fx: Effects, word: Callable[[ir.Expr], ir.Word | None]
-             ) -> tuple[list[ir.Word], ir.Expr | None]:
+def words_of(where: ir.Expr, fx: Effects, word: Callable[[ir.Expr], derived.Word | None]
+             ) -> tuple[list[derived.Word], ir.Expr | None]:
     """The words that stand for conjuncts of a walk's filter, from its leading run of pure
     and safe ones (skipping an entity then skips no write and no error), and the filter
     left without them."""
