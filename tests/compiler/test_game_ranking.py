@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from boardrules.compiler.error_codes import ErrorCode as E
+from boardrules.compiler.common.error_codes import ErrorCode as E
 from boardrules.harness.scenarios import run_edition
 from boardrules.runtime.loader import load_module
 

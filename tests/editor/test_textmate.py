@@ -13,7 +13,7 @@ import shutil
 import pytest
 from babi.highlight import Grammars, highlight_line
 
-from boardrules.compiler.primitives import DECK_FUNCTIONS, KERNEL_FUNCTIONS
+from boardrules.compiler.front.primitives import DECK_FUNCTIONS, KERNEL_FUNCTIONS
 from boardrules.editor.vocabulary import grammar_words
 
 from .shipped import ROOT, RULES_FILES, doc_blocks
