@@ -68,10 +68,20 @@ class _Replayable:
             words = f"{state.decision}: a card" if hidden else \
                 f"{state.decision}: {state.game.chance_words(action)}"
             return (words,) * n
-        answer = self.answers()[action]
         actor = state.current_player
-        return tuple(f"p{actor + 1} " + self.codec.words(state.decision, answer,
-                                                         self.seen_by(p)) for p in range(n))
+        return tuple(f"p{actor + 1} " + self.answer_words(action, p) for p in range(n))
+
+    def answer_words(self, action: int, player: int) -> str:
+        """A legal answer to the pending decision as `player` sees it: a face-down card
+        named only to its holder, and to the seat choosing it by its slot."""
+        state = self.state
+        answer = self.answers()[action]
+        seen = self.seen_by(player)
+        words = self.codec.words(state.decision, answer, seen)
+        if player == state.current_player and seen is not None \
+                and answer in self.codec.view.unseen(*seen):
+            words += f" (face down, action {action})"
+        return words
 
     def __deepcopy__(self, memo: dict) -> _Replayable:
         return _Replayable(self.state.clone(), self.edition, self.seen)
@@ -151,14 +161,9 @@ class BoardrulesState(pyspiel.State):
             return self._game_state.seen_words(action)[player]  # a face-down card unnamed
         if state.is_over or player != state.current_player:
             return f"action {action}"
-        answer = self._game_state.answers().get(action)
-        if answer is None:
+        if action not in self._game_state.answers():
             return f"{state.decision}: action {action} (not legal now)"
-        seen = self._game_state.seen_by(player)
-        words = self._codec.words(state.decision, answer, seen)
-        if seen is not None and answer in self._codec.view.unseen(*seen):
-            words += f" (face down, action {action})"
-        return words
+        return self._game_state.answer_words(action, player)
 
     def is_terminal(self) -> bool:
         return self._state.is_over

@@ -137,3 +137,22 @@ def test_describe_says_which_decks_are_hidden():
     data = describe(compile_edition(resolve_edition(str(DEMO))))
     assert {d["name"]: d["hidden"] for d in data["decks"]} == {"bugs": True, "fishes": False}
     assert 'deck bugs(p: player) "Bug chips" hidden' in format_text(data)
+
+
+def test_asking_for_another_seats_chip_names_it_to_its_holder_alone():
+    import boardrules.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("boardrules_animal_crossing", {"players": 2})
+    rng = random.Random(0)
+    state = game.new_initial_state()
+    while state.is_chance_node() or state._state.decision != "trade_ask":
+        state.apply_action(rng.choice(state.legal_actions()))
+    asker = state.current_player()
+    words = {state.action_to_string(asker, a): a for a in state.legal_actions()}
+    face_down = [w for w in words if "face down" in w]
+    assert face_down and all(w.startswith("trade_ask: a card of ") for w in face_down)
+    state.apply_action(words[face_down[0]])
+    seen_by_asker = state.information_state_string(asker).splitlines()[-1]
+    seen_by_holder = state.information_state_string(1 - asker).splitlines()[-1]
+    assert seen_by_asker == f"p{asker + 1} {face_down[0]}"
+    assert "a card of" not in seen_by_holder and seen_by_holder.startswith(f"p{asker + 1} ")
