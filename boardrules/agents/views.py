@@ -10,6 +10,8 @@ without hidden decks see everything, as before.
 
 from __future__ import annotations
 
+import random
+import zlib
 from types import ModuleType
 
 _VIEWS: dict[int, Visibility] = {}
@@ -83,13 +85,18 @@ class Visibility:
     def slots(self, options: list[int], holders: list[int], seat: int) -> dict[int, int]:
         """Unseen cards among a decision's options, each given a slot of its deck's card
         numbers that no seen option takes ({card: slot}): the seat picks "one of the
-        face-down cards" and cannot tell which, whatever the cards are."""
+        face-down cards" and cannot tell which, whatever the cards are. The cards take the
+        slots in an order shuffled by the cards themselves, which the seat cannot see, so
+        that a slot says nothing of its card's value (in card order, the first slot would
+        be the cheapest chip)."""
         unseen = self.unseen(holders, seat)
         chosen: dict[int, int] = {}
         for d in self.decks:
             hidden = sorted(c for c in options if c in unseen and self.deck_of[c] == d)
             if not hidden:
                 continue
+            key = zlib.crc32(repr([(c, holders[c]) for c in hidden]).encode())
+            random.Random(key).shuffle(hidden)
             taken = {c for c in options if self.deck_of[c] == d and c not in unseen}
             free = [s for s in range(self.first[d], self.first[d] + self.size[d])
                     if s not in taken]

@@ -12,6 +12,7 @@ import pytest
 from boardrules.agents.encoding import ActionCodec, observation
 from boardrules.agents.views import visibility
 from boardrules.runtime.loader import load_module
+from boardrules.runtime.state import snapshot
 
 DEMO = Path(__file__).parents[1] / "editions" / "features_demo" / "features_demo.rules"
 
@@ -139,14 +140,20 @@ def test_describe_says_which_decks_are_hidden():
     assert 'deck bugs(p: player) "Bug chips" hidden' in format_text(data)
 
 
-def test_asking_for_another_seats_chip_names_it_to_its_holder_alone():
+def trade_ask(seed: int = 0):
+    """An Animal Crossing OpenSpiel state asking a seat which of the other's chips it wants."""
     import boardrules.openspiel  # noqa: F401
 
     game = pyspiel.load_game("boardrules_animal_crossing", {"players": 2})
-    rng = random.Random(0)
+    rng = random.Random(seed)
     state = game.new_initial_state()
     while state.is_chance_node() or state._state.decision != "trade_ask":
         state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_asking_for_another_seats_chip_names_it_to_its_holder_alone():
+    state = trade_ask()
     asker = state.current_player()
     words = {state.action_to_string(asker, a): a for a in state.legal_actions()}
     face_down = [w for w in words if "face down" in w]
@@ -156,3 +163,44 @@ def test_asking_for_another_seats_chip_names_it_to_its_holder_alone():
     seen_by_holder = state.information_state_string(1 - asker).splitlines()[-1]
     assert seen_by_asker == f"p{asker + 1} {face_down[0]}"
     assert "a card of" not in seen_by_holder and seen_by_holder.startswith(f"p{asker + 1} ")
+
+
+def test_the_terminal_shows_the_others_face_down_cards_by_deck(demo):
+    from boardrules.play.view import seat_lines
+
+    game = holding(demo, "bug_5", 1)
+    game.invoke("k_give_card", (demo.CARD_IDS.index("fish_2"), 1))
+    snap = snapshot(demo, game)
+    assert seat_lines(demo, snap, 0)[1].endswith("; cards fish_2, 1 face-down bugs")
+    assert seat_lines(demo, snap, 1)[1].endswith("; cards bug_5, fish_2")
+    assert seat_lines(demo, snap)[1] == seat_lines(demo, snap, 1)[1]  # a replay shows all
+
+
+def test_the_terminal_asks_for_face_down_chips_without_naming_them():
+    from boardrules.play.view import answer_labels
+
+    state = trade_ask()
+    game = state._state
+    codec = ActionCodec(game.module, 2)
+    labels = [label for _, label in answer_labels(codec, snapshot(game.module, game.game,
+                                                                  game._pending))]
+    face_down = [label for label in labels if label.startswith("a card of ")]
+    assert face_down and len(set(labels)) == len(labels)
+    assert not any(label in game.module.CARD_IDS for label in labels)
+
+
+def test_a_slot_says_nothing_of_its_cards_order(crossing):
+    """Slots in card order would give the cheapest chip (the deck's first cards) the first
+    slot: over every pair of Brown Bug chips p2 may hold, either card takes it."""
+    view = visibility(crossing)
+    first = [crossing.CARD_IDS.index(f"brown_bug_{x}") for x in ("a", "a_2", "a_3", "b",
+                                                                    "b_2", "c")]
+    lower_first = set()
+    for i, low in enumerate(first):
+        for high in first[i + 1:]:
+            holders = [-1] * len(crossing.CARD_IDS)
+            holders[low] = holders[high] = 1
+            slots = view.slots([low, high], holders, 0)
+            assert sorted(slots.values()) == [0, 1]
+            lower_first.add(slots[low] == 0)
+    assert lower_first == {True, False}
