@@ -86,8 +86,17 @@ class _Replayable:
     def __deepcopy__(self, memo: dict) -> _Replayable:
         return _Replayable(self.state.clone(), self.edition, self.seen)
 
+    def seen_list(self) -> list[tuple[str, ...]]:
+        """Every action as the seats saw it, oldest first."""
+        seen, found = self.seen, []
+        while seen is not None:
+            found.append(seen[0])
+            seen = seen[1]
+        return found[::-1]
+
     def __reduce__(self):
-        return (_deserialized, (self.edition, self.state.serialize(), self.seen))
+        # the history as a flat list: pickling the chain would recurse once per action
+        return (_deserialized, (self.edition, self.state.serialize(), self.seen_list()))
 
 
 _CODECS: dict[tuple[str, int], ActionCodec] = {}
@@ -100,8 +109,11 @@ def _codec(module, edition: str, players: int) -> ActionCodec:
     return _CODECS[key]
 
 
-def _deserialized(edition: str, data: bytes, seen: tuple | None = None) -> _Replayable:
-    return _Replayable(GameState.deserialize(load_module(edition), data), edition, seen)
+def _deserialized(edition: str, data: bytes, seen: list | None = None) -> _Replayable:
+    chain = None
+    for words in seen or ():
+        chain = (words, chain)
+    return _Replayable(GameState.deserialize(load_module(edition), data), edition, chain)
 
 
 class BoardrulesState(pyspiel.State):
@@ -198,11 +210,8 @@ class BoardrulesState(pyspiel.State):
 
     def information_state_string_of(self, player: int) -> str:
         """What `player` sees now and every action so far as it saw it."""
-        seen, history = self._game_state.seen, []
-        while seen is not None:
-            history.append(seen[0][player])
-            seen = seen[1]
-        return "\n".join([self.observation_string_of(player), *reversed(history)])
+        history = [words[player] for words in self._game_state.seen_list()]
+        return "\n".join([self.observation_string_of(player), *history])
 
     def __str__(self) -> str:
         state = self._state

@@ -204,3 +204,18 @@ def test_a_slot_says_nothing_of_its_cards_order(crossing):
             assert sorted(slots.values()) == [0, 1]
             lower_first.add(slots[low] == 0)
     assert lower_first == {True, False}
+
+
+def test_a_long_game_pickles_with_its_information_states():
+    import pickle
+
+    import boardrules.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("boardrules_animal_crossing", {"players": 2})
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    for _ in range(2500):
+        state.apply_action(rng.choice(state.legal_actions()))
+    again = pickle.loads(pickle.dumps(state))
+    assert [again.information_state_string(p) for p in (0, 1)] == \
+        [state.information_state_string(p) for p in (0, 1)]
