@@ -79,6 +79,7 @@ class _Replayable:
         seen = self.seen_by(player)
         words = self.codec.words(state.decision, answer, seen)
         if player == state.current_player and seen is not None \
+                and self.codec.types[state.decision] == "card" \
                 and answer in self.codec.view.unseen(*seen):
             words += f" (face down, action {action})"
         return words
@@ -156,7 +157,11 @@ class BoardrulesState(pyspiel.State):
         state = self._state
         replayable = self._game_state
         if replayable.codec.view.hidden:
-            replayable.seen = (replayable.seen_words(action), replayable.seen)
+            # each action with the cash it was taken at: the next one's, or the state's,
+            # shows what it paid (a sold chip's value, which the rulebook shows to all)
+            cash = " ".join(str(c) for c in state.game.players_cash())
+            replayable.seen = (tuple(f"cash {cash} | {words}" for words in
+                                     replayable.seen_words(action)), replayable.seen)
         if state.is_chance_node:
             state.apply(action)
         else:

@@ -161,8 +161,8 @@ def test_asking_for_another_seats_chip_names_it_to_its_holder_alone():
     state.apply_action(words[face_down[0]])
     seen_by_asker = state.information_state_string(asker).splitlines()[-1]
     seen_by_holder = state.information_state_string(1 - asker).splitlines()[-1]
-    assert seen_by_asker == f"p{asker + 1} {face_down[0]}"
-    assert "a card of" not in seen_by_holder and seen_by_holder.startswith(f"p{asker + 1} ")
+    assert seen_by_asker.endswith(f" | p{asker + 1} {face_down[0]}")
+    assert "a card of" not in seen_by_holder and f" | p{asker + 1} " in seen_by_holder
 
 
 def test_the_terminal_shows_the_others_face_down_cards_by_deck(demo):
@@ -219,3 +219,27 @@ def test_a_long_game_pickles_with_its_information_states():
     again = pickle.loads(pickle.dumps(state))
     assert [again.information_state_string(p) for p in (0, 1)] == \
         [state.information_state_string(p) for p in (0, 1)]
+
+
+def test_a_sale_shows_the_others_its_bells_but_not_its_chip():
+    import boardrules.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("boardrules_animal_crossing", {"players": 2})
+    rng = random.Random(0)
+    state = game.new_initial_state()
+    while state.is_chance_node() or state._state.decision != "sell_chip" or \
+            state.legal_actions() == [0]:
+        state.apply_action(rng.choice(state.legal_actions()))
+    seller = state.current_player()
+    chip = state.action_to_string(seller, state.legal_actions()[-1]).partition(": ")[2]
+    state.apply_action(state.legal_actions()[-1])
+    line = state.information_state_string(1 - seller).splitlines()[-1]
+    before, _, words = line.partition(" | ")
+    module = game.module
+    deck = module.DECK_NAMES[visibility(module).deck_of[module.CARD_IDS.index(chip)]]
+    assert words == f"p{seller + 1} sell_chip: a card of {deck}"  # not which chip
+    after = state._state.game.players_cash()[seller]
+    assert after > int(before.split()[1 + seller])  # the Bells paid: the chip's value shown
+    assert all("face down" not in line for line in
+               state.information_state_string(seller).splitlines()
+               if "trade_ask" not in line)  # only a face-down card chosen says so
