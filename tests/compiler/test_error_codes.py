@@ -212,6 +212,8 @@ CASES = [
     case(E.OPTION_RANGE, 'option o: int from 0 to 5 = 9 "O"\n', 13, 29),
     case(E.BREAK_OUTSIDE_LOOP, "rule r { on turn(p: player) { break } }\n", 13, 31),
     case(E.HANDLER_ORDER, "rule r { on turn(p: player) before r { } }\n", 13, 29),
+    case(E.HIDDEN_NOT_KEPT, 'deck chips(p: player) "Chips" hidden {\n  card a "A" keep\n'
+         '  card b "B"\n}\n', 15, 3),
     # BR5xx
     case(E.SCENARIO_UNKNOWN, scenario("trun", "play p1"), 13, 1),
     case(E.SCENARIO_PLAYERS, scenario("turn", "players 9", "play p1"), 13, 1),

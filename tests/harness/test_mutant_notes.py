@@ -11,7 +11,6 @@ import re
 from pathlib import Path
 
 from boardrules.compiler.mutation.mutation_text import AGGREGATE_WIDTH
-
 from boardrules.compiler.mutation.mutations import mutants
 from boardrules.compiler.pipeline import compile_rules
 from boardrules.harness.mutant_notes import match_notes, names, note_names

@@ -223,6 +223,10 @@ class ErrorCode(Enum):
         "BR413", "handler order that cannot hold",
         "a handler's `before`/`after` names a rule with a handler of the same event, and the "
         "declared orders of one event's handlers have no cycle")
+    HIDDEN_NOT_KEPT = (
+        "BR414", "a hidden deck's card that is not kept",
+        "a `hidden` deck's cards are held face down, seen only by their holder, so each of "
+        "them is `keep`: a card resolved when drawn is seen by everybody")
 
     # ---- BR5xx: scenarios ----------------------------------------------------------------
     SCENARIO_UNKNOWN = (

@@ -380,6 +380,7 @@ class DeckDecl(Decl):
     title: str
     cards: tuple[CardDecl, ...]
     provenance: tuple[Provenance, ...]
+    hidden: bool = False  # `hidden`: a card's face is seen only by its holder
 
 
 @dataclass(frozen=True)

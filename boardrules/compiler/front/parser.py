@@ -414,8 +414,9 @@ class _ToAst(Transformer_NonRecursive):
 
     def deck_def(self, meta, c):
         cards = tuple(x for x in c if isinstance(x, ast.CardDecl))
+        hidden = any(isinstance(t, Token) and t.type == "HIDDEN" for t in c)
         return ast.DeckDecl(
-            self._span(meta), str(c[0]), c[1], self._str(c[2]), cards, self._prov(c)
+            self._span(meta), str(c[0]), c[1], self._str(c[2]), cards, self._prov(c), hidden
         )
 
     def grid_def(self, meta, c):

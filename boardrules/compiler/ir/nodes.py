@@ -381,6 +381,7 @@ class Deck:
     cards: tuple[int, ...]
     effects: tuple[str, ...]  # generated method per card ("" when the card does nothing)
     keep: tuple[bool, ...]
+    hidden: bool = False  # its cards are seen by their holder only (agents' observations)
 
 
 @dataclass(frozen=True)
