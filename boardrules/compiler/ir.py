@@ -201,13 +201,22 @@ class While(Stmt):
 
 @dataclass(frozen=True)
 class Loop(Stmt):
-    """for var in domain where filter: body. Domains are integer ranges in IR."""
+    """for var in domain where filter: body. Domains are integer ranges in IR.
+
+    With an order (`by KEY [desc]`), the members that pass `order_where` and their keys
+    (`order`) are taken first, in the domain's order, before the body runs for any of
+    them; the body then runs for those members by key, ascending (descending with
+    `desc`), ties in the domain's order, each still tested by `where` (which then holds
+    at most a break's flag)."""
 
     tag: ClassVar[str] = "loop"
     var: str
     domain: Domain
     where: Expr | None
     body: tuple[Stmt, ...]
+    order: Expr | None = None
+    order_where: Expr | None = None
+    desc: bool = False
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,45 @@
+"""Ordered walks (`for x in D by KEY [desc]`): what code generation needs to write one.
+
+The members that pass the loop's filter, and their keys, go into two C arrays local to
+the function (each call has its own, so that a walk inside a walk, or a procedure that
+calls itself inside one, keeps its own), sized when compiling: a range's bounds are
+constants (the checker asks for them), the players at most the kernel's capacity. The
+members are then sorted by key, ascending or descending, ties by member (the domain's
+order), by `order_members` in the generated module: one piece of code for both
+backends, and one possible result, since no two members compare equal. The walk over
+the sorted members runs the body. First_of and best's ties need no arrays: the checker
+lowers them to `best` of a rank (expressions.py).
+"""
+
+from __future__ import annotations
+
+from . import ir
+from .expressions import fold
+from .optimize.walk import walk_stmts
+
+ORDER_LIMIT = 1024  # the most members one ordered walk takes (its arrays are on the C stack)
+
+
+def ordered(s: ir.Stmt) -> bool:
+    """Whether a statement is an ordered walk."""
+    return isinstance(s, ir.Loop) and s.order is not None
+
+
+def capacity(domain: ir.Domain, players: int) -> int:
+    """How many members an ordered walk of the domain may take: its arrays' size."""
+    if domain.kind == "players":
+        return players
+    low, high = fold(domain.low), fold(domain.high)
+    if low is None or high is None:  # the checker reports it (statements.py)
+        raise AssertionError("an ordered walk of a range with bounds not constant")
+    return max(1, min(high - low, ORDER_LIMIT))
+
+
+def ordered_locals(body: tuple[ir.Stmt, ...], players: int) -> list[tuple[str, int]]:
+    """The loop variables of a body's ordered walks and their arrays' sizes, once per
+    variable (two walks by one name share arrays of the larger size)."""
+    sizes: dict[str, int] = {}
+    for s in walk_stmts(body):
+        if ordered(s):
+            sizes[s.var] = max(sizes.get(s.var, 0), capacity(s.domain, players))
+    return sorted(sizes.items())
