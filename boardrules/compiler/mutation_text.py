@@ -155,6 +155,13 @@ def _changed(part: str, operator: str, old: str, new: str, keyword: str) -> str 
         return _replace_once(part, pattern, new)
     if operator == "compare":
         return _replace_once(part, COMPARISON_PATTERNS[old], new)
+    if operator == "order":  # `desc` removed, or added after the key, before the block
+        if old == "desc":
+            return _replace_once(part, r"\s+desc\b", "")
+        found = list(re.finditer(r"\bby\s.+?(?=\s*\{)", part))
+        if len(found) != 1:
+            return None
+        return part[:found[0].end()] + " desc" + part[found[0].end():]
     if operator == "and-or":
         return _replace_once(part, rf"\s{old}\s", f" {new} ")
     if operator == "negate" and keyword and len(re.findall(rf"\b{keyword}\s", part)) == 1:
@@ -162,5 +169,8 @@ def _changed(part: str, operator: str, old: str, new: str, keyword: str) -> str 
                  or re.match(rf"^(.*?\b{keyword}\s+)(.+?)()$", part))
         if found:
             head, condition, rest = found.groups()
+            ordered = re.match(r"^(.+?)(\s+by\s.*)$", condition)  # an ordered walk's filter
+            if ordered:
+                condition, rest = ordered.group(1), ordered.group(2) + rest
             return f"{head}not ({condition}){rest}"
     return None

@@ -4,7 +4,8 @@ A mutant changes the IR that the `check` pass produced (never the text): a numer
 constant written in the rules (+1, -1, x2, 0), a comparison (`<` and `<=`, `==` and
 `!=`), a condition negated, a statement dropped (a payment, a move, an assignment, a
 card return), payer and payee of a payment swapped, `and` for `or`, the player a
-decision asks, an `end turn` removed; or a param's value (+1, -1, x2, 0; a bool flipped),
+decision asks, an `end turn` removed, an ordered walk's order reversed (`desc` added
+or removed); or a param's value (+1, -1, x2, 0; a bool flipped),
 applied by checking the program again with that value.
 
 `mutants(compilation)` lists them in a fixed order, each with its rules-file line, its
@@ -30,7 +31,7 @@ from .pipeline import Compilation
 
 COMPARISONS = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
 OPERATORS = ("const", "compare", "negate", "drop", "swap", "and-or", "chooser", "end-turn",
-             "param")
+             "param", "order")
 
 
 @dataclass(frozen=True)
@@ -242,16 +243,22 @@ class _Mutator:
         compound = isinstance(s, ir.If | ir.While | ir.Loop)
         self._at(s.span, compound)
         changes = {}
-        for name in ("value", "target", "expr", "test", "where"):
+        for name in ("value", "target", "expr", "test", "order_where", "order", "where"):
             child = getattr(s, name, None)
             if isinstance(child, ir.Expr):
                 new = self.expr(child)
-                if name in ("test", "where"):
+                if name in ("test", "where", "order_where"):
                     self._at(s.span, compound)
                     new = self.negate(new, "if" if isinstance(s, ir.If) else
                                       "while" if isinstance(s, ir.While) else "where")
                 if new is not child:
                     changes[name] = new
+        if isinstance(s, ir.Loop) and s.order is not None:
+            self._at(s.span, compound)
+            desc = self._offer("order", s.desc, lambda old=s: (
+                not old.desc, *_ordered_by(old, self.program)))
+            if desc is not s.desc:
+                changes["desc"] = desc
         for name in ("then", "otherwise", "body"):
             inner = getattr(s, name, None)
             if isinstance(inner, tuple):
@@ -318,6 +325,13 @@ class _Mutator:
         if (by, low, high, where) == (d.by, d.low, d.high, d.where):
             return d
         return dataclasses.replace(d, by=by, low=low, high=high, where=where)
+
+
+def _ordered_by(loop: ir.Loop, program: ir.Program) -> tuple[str, str, tuple[str, str]]:
+    """An ordered walk's order, before and after `desc` is added or removed."""
+    key = f"by {text(loop.order, program)}"
+    before, after = (f"{key} desc", key) if loop.desc else (key, f"{key} desc")
+    return before, after, ("desc", "") if loop.desc else ("", "desc")
 
 
 def _other(op: str) -> str:
