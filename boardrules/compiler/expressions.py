@@ -346,9 +346,10 @@ class ExpressionLowering:
         free = sorted(_locals_used([where, value, rank, domain.low, domain.high]) - {e.var})
         params = tuple((n, scope.variables[n]) for n in free if n in scope.variables)
         args = tuple(ir.Local(t, n) for n, t in params)
-        kind = e.kind
+        kind, ranked = e.kind, "" if e.order is None else "desc" if e.order.desc else "asc"
         if kind == "first_of":  # the best of a value that never differs: the first member
             kind, value = "best", rank if rank is not None else ir.Const(INT, 0)
+            ranked = ranked or "first"
         elif rank is not None and value is not None:
             # best by an order: of the members with the largest value, the first by rank
             top = ir.CallProc(INT, self._lift(ir.Aggregate(
@@ -357,7 +358,7 @@ class ExpressionLowering:
             where = largest if where is None else ir.Binary(BOOL, "and", where, largest)
             value = rank
         name = self._lift(ir.Aggregate("", kind, params, e.var, domain, where, value, result,
-                                       e.span), scope)
+                                       e.span, rank=ranked), scope)
         return ir.CallProc(result, name, args)
 
     def order_key(self, order: ast.Order, inner: Scope) -> ir.Expr:

@@ -256,7 +256,7 @@ class _Mutator:
         if isinstance(s, ir.Loop) and s.order is not None:
             self._at(s.span, compound)
             desc = self._offer("order", s.desc, lambda old=s: (
-                not old.desc, *_ordered_by(old, self.program)))
+                not old.desc, *_reversed(old.order, old.desc, self.program)))
             if desc is not s.desc:
                 changes["desc"] = desc
         for name in ("then", "otherwise", "body"):
@@ -287,7 +287,7 @@ class _Mutator:
                 continue
             self._enter(a.name, a.span)
             where = self.negate(self.expr(a.where)) if a.where is not None else None
-            value = self.expr(a.value)
+            value = self._ranked(a) if a.rank else self.expr(a.value)
             aggregates.append(a if where is a.where and value is a.value else
                               dataclasses.replace(a, where=where, value=value))
         decisions = tuple(self._decision(d) for d in p.decisions)
@@ -308,6 +308,19 @@ class _Mutator:
             changes["decisions"] = decisions
         return dataclasses.replace(p, **changes) if changes else p
 
+    def _ranked(self, a: ir.Aggregate) -> ir.Expr:
+        """The value of a best lowered from an order (ir.Aggregate.rank): the key's own
+        mutants, and the order reversed; never the constants the lowering wrote."""
+        if a.rank == "first":
+            return a.value
+        written = a.value.right if a.rank == "asc" else a.value
+        key = self.expr(written)
+        value = a.value if key is written else (
+            dataclasses.replace(a.value, right=key) if a.rank == "asc" else key)
+        flipped = key if a.rank == "asc" else ir.Binary(ir.INT, "-", ir.Const(ir.INT, -1), key)
+        return self._offer("order", value, lambda: (
+            flipped, *_reversed(key, a.rank == "desc", self.program)))
+
     def _decision(self, d: ir.Decision) -> ir.Decision:
         name = f"decide_{d.name}"
         if not self.graph.mutable(name):
@@ -327,11 +340,12 @@ class _Mutator:
         return dataclasses.replace(d, by=by, low=low, high=high, where=where)
 
 
-def _ordered_by(loop: ir.Loop, program: ir.Program) -> tuple[str, str, tuple[str, str]]:
-    """An ordered walk's order, before and after `desc` is added or removed."""
-    key = f"by {text(loop.order, program)}"
-    before, after = (f"{key} desc", key) if loop.desc else (key, f"{key} desc")
-    return before, after, ("desc", "") if loop.desc else ("", "desc")
+def _reversed(key: ir.Expr, desc: bool, program: ir.Program
+              ) -> tuple[str, str, tuple[str, str]]:
+    """An order by `key`, before and after `desc` is added or removed, and that change."""
+    by = f"by {text(key, program)}"
+    before, after = (f"{by} desc", by) if desc else (by, f"{by} desc")
+    return before, after, ("desc", "") if desc else ("", "desc")
 
 
 def _other(op: str) -> str:

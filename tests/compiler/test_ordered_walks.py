@@ -221,7 +221,7 @@ def test_an_ordered_walk_lowers_to_a_loop_with_its_order_and_the_break_flag(edit
 def test_reversing_an_ordered_walk_is_a_mutant(editions):
     path = editions.write("counter n: int = 0\nrule r { on start() {\n"
                           "  for s in spaces by s.track desc { n = n * 10 + s.track }\n} }\n")
-    c = compile_rules(path)
+    c = compile_rules(path, until="check")
     found = [m for m in mutants(c) if m.operator == "order"]
     assert [(m.line, m.before, m.after) for m in found] == [
         (15, "by s.track desc", "by s.track")]
@@ -236,6 +236,9 @@ def test_reversing_an_ordered_walk_is_a_mutant(editions):
      "", "desc", "  for s in spaces where s.price > 0 by s.price desc {"),
     ("  for s in spaces by s.price desc { n += 1 }",
      "desc", "", "  for s in spaces by s.price { n += 1 }"),
+    ("  return some(first_of(s in spaces where s.owner == p by some(s.group).order))",
+     "", "desc", "  return some(first_of(s in spaces where s.owner == p by "
+     "some(s.group).order desc))"),
 ])
 def test_the_reversed_order_shows_on_the_rules_line(line, old, new, after):
     assert mutated_line(line, "order", old, new) == after
@@ -245,3 +248,23 @@ def test_a_negated_filter_of_an_ordered_walk_keeps_its_order():
     line = "  for s in spaces where s.price > 0 by s.price {"
     assert mutated_line(line, "negate", "", "", "where") == (
         "  for s in spaces where not (s.price > 0) by s.price {")
+
+
+def test_reversing_an_aggregates_order_is_a_mutant_and_its_constants_are_not(editions):
+    path = editions.write("proc f() -> player? { return first_of(q in players by q.cash + 1) }\n"
+                          "proc g() -> space? { return first_of(s in spaces where s.track > 0) }\n"
+                          "proc h() -> player? { return best(1 for q in players by q.cash desc) }\n"
+                          "counter c: player? = none\ncounter d: space? = none\n"
+                          "rule r { on start() { c = f()\n d = g()\n c = h() } }\n")
+    c = compile_rules(path, until="check")
+    found = [(m.operator, m.line, m.before, m.after) for m in mutants(c)
+             if m.origin in ("proc f", "proc g", "proc h")]
+    assert ("order", 13, "by q.cash + 1", "by q.cash + 1 desc") in found
+    assert ("order", 15, "by q.cash desc", "by q.cash") in found
+    # the key's own constant is; the constants the lowering wrote (-1 - key, 0) are not
+    assert ("const", 13, "1", "2") in found
+    assert [m for m in found if m[1] == 14 and m[0] == "const"] == [
+        ("const", 14, "0", "1"), ("const", 14, "0", "-1")]
+    flipped = next(m for m in mutants(c) if m.operator == "order" and m.line == 13)
+    best = next(a for a in apply(c, flipped).aggregates if a.name.endswith("proc_f"))
+    assert best.value == ir.Binary(ir.INT, "+", best.value.left, ir.Const(ir.INT, 1))
