@@ -136,7 +136,7 @@ def demo():
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_the_demo_scenarios_pass(demo, backend):
     found = cases(demo)
-    assert len(found) == 5
+    assert len(found) == 6
     for case in found:
         outcome = run_case(demo, case, backend)
         assert outcome.passed, outcome.message
