@@ -15,6 +15,7 @@ from boardrules.compiler.mutation_text import mutated_line
 from boardrules.compiler.mutations import apply, mutants
 from boardrules.compiler.parser import parse
 from boardrules.compiler.pipeline import compile_rules
+from boardrules.harness import describe_structures
 from boardrules.harness.scenarios import cases, load_edition, run_case
 from boardrules.runtime.loader import load_module
 
@@ -268,3 +269,14 @@ def test_reversing_an_aggregates_order_is_a_mutant_and_its_constants_are_not(edi
     flipped = next(m for m in mutants(c) if m.operator == "order" and m.line == 13)
     best = next(a for a in apply(c, flipped).aggregates if a.name.endswith("proc_f"))
     assert best.value == ir.Binary(ir.INT, "+", best.value.left, ir.Const(ir.INT, 1))
+
+
+def test_describe_tells_a_scenario_writer_the_order_of_a_walk():
+    module = parse("proc f() {\n  for q in players where q.cash > 0 by q.cash desc { }\n"
+                   "  for s in spaces by s.price { }\n  for k in 1 to 3 { }\n}\n", "t.rules")
+    frames = [describe_structures._frame(loop) for loop in module.decls[0].body]
+    assert frames == [
+        "for each player q, by q.cash descending (ties in seat order from p1) (those a "
+        "condition leaves out skipped)",
+        "for each space s, by s.price ascending (ties in board order)",
+        "for each number k of a range"]
