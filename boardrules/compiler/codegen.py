@@ -40,7 +40,7 @@ from .optimize.walk import (
 )
 from .order import order_context
 from .primitives import DECK_FUNCTIONS, KERNEL_FUNCTIONS
-from .sorted_walks import ordered_locals
+from .sorted_walks import ordered_locals, site
 from .state_fields import fill_state_code
 from .statements import always_returns
 from .symbols import KERNEL_EVENTS
@@ -133,7 +133,7 @@ def environment() -> jinja2.Environment:
                        KERNEL_PER_ENTITY=KERNEL_PER_ENTITY, SIDES=SIDES,
                        HELD_INDEX=HELD, CAPACITY=CAPACITY, raise_unknown=_unknown_attribute,
                        always_returns=always_returns, memo_follows=ir_text.memo_follows,
-                       else_ifs=else_ifs, ordered_locals=ordered_locals)
+                       else_ifs=else_ifs, ordered_locals=ordered_locals, ordered_site=site)
     return env
 
 

@@ -45,6 +45,7 @@ PROBE = BOARD + """counter up: int = 0
 counter down: int = 0
 counter broken: int = 0
 counter nested: int = 0
+counter shadowed: int = 0
 counter snapshot: int = 0
 counter deep: int = 0
 counter seats: int = 0
@@ -81,6 +82,12 @@ rule probe {
         nested = nested * 10 + digit(s)
       }
     }
+    for s in spaces where s.price == 2 by s.track {
+      shadowed = shadowed * 10 + digit(s)
+      for s in spaces where s.price <= 1 by s.price desc {
+        shadowed = shadowed * 10 + digit(s)
+      }
+    }
     for s in spaces where s.price >= 2 by s.price + s.bump {
       s4.bump = 100
       snapshot = snapshot * 10 + digit(s)
@@ -102,6 +109,7 @@ EXPECTED = {
     "down": 613524,  # descending, ties still in board order: s5, s0, s2, s4, s1, s3
     "broken": 6135,  # stops at s1 (price 1 < 2)
     "nested": 532,  # a = 2 then 1; within each, by track descending: s4, s2, then s1
+    "shadowed": 324524,  # an inner walk by the same name has arrays of its own
     "snapshot": 3516,  # keys taken before the body bumps s4's: s2, s4, s0, s5
     "deep": 321121,  # each call walks its own members: 3 (2 (1) 1) 2 1
     "seats": 12,  # equal cash: seat order
