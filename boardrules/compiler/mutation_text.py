@@ -1,6 +1,7 @@
 """Mutants in the rules file's terms: IR expressions written back close to the rules
-language (`p.cash < amount`, `pay(bank, p, 50)`, `ask buy(p, s)`), and the rules line
-a mutant changes, before and after, when the change can be placed on it exactly.
+language (`p.cash < amount`, `pay(bank, p, 50)`, `ask buy(p, s)`, an aggregate by its
+rules text), the rules text a mutant stands on, and the rules line a mutant changes,
+before and after, when the change can be placed on it exactly.
 
 Used by `mutations.py` to describe each mutant and by the mutation report to show a
 survivor as a rules-line diff.
@@ -9,8 +10,10 @@ survivor as a rules-line diff.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 
 from . import ir
+from .diagnostics import Span
 
 _OWNERS = ("player_", "space_", "group_", "card_", "cell_")
 _PRECEDENCE = {"or": 1, "and": 2, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4,
@@ -53,8 +56,17 @@ def _call(name: str, args: str) -> str:
     return f"{name}({args})"
 
 
-def text(e: ir.Expr | None, program: ir.Program, outer: int = 0) -> str:
-    """An expression as the rules file would write it (parenthesised where needed)."""
+def _writer(program: ir.Program, aggregates: Mapping[str, str] | None
+            ) -> Callable[..., str]:
+    """`text` of a part of an expression, with the same program and aggregates."""
+    return lambda inner, level=0: text(inner, program, level, aggregates)
+
+
+def text(e: ir.Expr | None, program: ir.Program, outer: int = 0,
+         aggregates: Mapping[str, str] | None = None) -> str:
+    """An expression as the rules file would write it (parenthesised where needed); an
+    aggregate by its text in `aggregates` (see `aggregate_texts`), when given."""
+    sub = _writer(program, aggregates)
     match e:
         case None:
             return ""
@@ -64,49 +76,88 @@ def text(e: ir.Expr | None, program: ir.Program, outer: int = 0) -> str:
             return e.name
         case ir.Table() | ir.State():
             name = e.table if isinstance(e, ir.Table) else e.array
-            owner = "" if e.entity is None else text(e.entity, program, 9) + "."
-            element = f"[{text(e.element, program)}]" if e.element is not None else ""
+            owner = "" if e.entity is None else sub(e.entity, 9) + "."
+            element = f"[{sub(e.element)}]" if e.element is not None else ""
             return f"{owner}{_field(name)}{element}"
         case ir.Derived():
-            return f"{text(e.entity, program, 9)}.{e.what.split('_', 1)[1]}"
+            return f"{sub(e.entity, 9)}.{e.what.split('_', 1)[1]}"
         case ir.Unary(op="not"):
-            shown, level = f"not {text(e.operand, program, 3)}", 3
+            shown, level = f"not {sub(e.operand, 3)}", 3
         case ir.Unary():
-            shown, level = f"-{text(e.operand, program, 7)}", 7
+            shown, level = f"-{sub(e.operand, 7)}", 7
         case ir.Binary():
             level = _PRECEDENCE.get(e.op, 4)
             op = "/" if e.op == "//" else e.op
-            shown = f"{text(e.left, program, level)} {op} {text(e.right, program, level + 1)}"
+            shown = f"{sub(e.left, level)} {op} {sub(e.right, level + 1)}"
         case ir.Conditional():
-            shown, level = (f"if {text(e.test, program)} then {text(e.then, program)} "
-                            f"else {text(e.otherwise, program)}"), 0
+            shown, level = (f"if {sub(e.test)} then {sub(e.then)} "
+                            f"else {sub(e.otherwise)}"), 0
         case ir.CallProc() | ir.KernelCall():
-            return _call(e.function, ", ".join(text(a, program) for a in e.args))
+            if aggregates and e.function in aggregates:
+                return aggregates[e.function]
+            return _call(e.function, ", ".join(sub(a) for a in e.args))
         case _:
             return type(e).__name__.lower()
     return f"({shown})" if level < outer else shown
 
 
-def statement(s: ir.Stmt, program: ir.Program) -> str:
+def statement(s: ir.Stmt, program: ir.Program,
+              aggregates: Mapping[str, str] | None = None) -> str:
     """The first line of a statement as the rules file writes it."""
+    sub = _writer(program, aggregates)
     match s:
         case ir.Declare():
-            return f"let {s.name} = {text(s.value, program)}"
+            return f"let {s.name} = {sub(s.value)}"
         case ir.Assign():
-            return f"{text(s.target, program)} {s.op} {text(s.value, program)}"
+            return f"{sub(s.target)} {s.op} {sub(s.value)}"
         case ir.Evaluate():
-            return text(s.expr, program)
+            return sub(s.expr)
         case ir.If():
-            return f"if {text(s.test, program)}"
+            return f"if {sub(s.test)}"
         case ir.While():
-            return f"while {text(s.test, program)}"
+            return f"while {sub(s.test)}"
         case ir.Loop():
             return f"for {s.var} in ..."
         case ir.Return():
-            return f"return {text(s.value, program)}".rstrip()
+            return f"return {sub(s.value)}".rstrip()
         case ir.Raise():
             return "end game" if s.what == "GameOver" else "end turn"
     return type(s).__name__.lower()
+
+
+# ---- the rules text a mutant stands on -------------------------------------------------------
+
+AGGREGATE_WIDTH = 72  # an aggregate longer than this is named by its start
+
+
+def written(lines: list[str], span: Span | None, first_line_only: bool = False) -> str:
+    """The rules text of a span (its first line's part only, when asked), white space
+    folded: what a mutant's name quotes, so that it moves with the code, not its line."""
+    if span is None or not 0 < span.line <= len(lines):
+        return ""
+    if span.line == span.end_line:
+        part = lines[span.line - 1][span.column - 1:span.end_column - 1]
+    elif first_line_only:
+        part = lines[span.line - 1][span.column - 1:]
+    else:
+        part = " ".join([lines[span.line - 1][span.column - 1:],
+                         *lines[span.line:span.end_line - 1],
+                         lines[span.end_line - 1][:span.end_column - 1]])
+    return " ".join(part.split())
+
+
+def aggregate_texts(program: ir.Program, texts: Mapping[str, str]) -> dict[str, str]:
+    """Each aggregate's name in mutants (`any(t in spaces where t.mortgaged)`): its rules
+    text, cut at a word after AGGREGATE_WIDTH characters (`any(t in spaces where ...)`),
+    never its internal name, which changes whenever an aggregate is added before it."""
+    shown, split = {}, {path: text.splitlines() for path, text in texts.items()}
+    for a in program.aggregates:
+        whole = written(split.get(a.span.path, []), a.span) if a.span else ""
+        if len(whole) > AGGREGATE_WIDTH:
+            whole = whole[:AGGREGATE_WIDTH].rsplit(" ", 1)[0] + " ...)"
+        if whole:
+            shown[a.name] = whole
+    return shown
 
 
 # ---- the rules line, before and after ------------------------------------------------------

@@ -10,7 +10,8 @@ applied by checking the program again with that value.
 
 `mutants(compilation)` lists them in a fixed order, each with its rules-file line, its
 origin (the rule, procedure, card, decision, param or game property whose code it
-changes) and the quoting units it counts for (`callgraph.py`); `apply(compilation,
+changes), the quoting units it counts for (`callgraph.py`) and the rules text it stands
+on, which its line-free names quote (harness/mutant_notes.py); `apply(compilation,
 mutant)` gives the mutated program. Decision defaults are the default strategy, not
 rules, and are never mutated; nor is code only they reach.
 """
@@ -26,7 +27,7 @@ from . import ast, ir
 from .callgraph import CallGraph, param_units, strategy_params
 from .checker import Checker
 from .diagnostics import CompileError, Reporter, Span
-from .mutation_text import number_pattern, statement, text
+from .mutation_text import aggregate_texts, number_pattern, statement, text, written
 from .pipeline import Compilation
 
 COMPARISONS = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
@@ -51,6 +52,10 @@ class Mutant:
     units: tuple[str, ...] = ()  # the quoting units (rules, cards, params...) it counts for
     # a changed number's or comparison's enclosing expression, before and after
     context: tuple[str, str] = ("", "")
+    stands_on: str = ""  # the rules text of its statement's first line (see `line_name`)
+    # the block it stands in: "`if rent > 0 {`", "the else of `if ...`", at the top its
+    # function's header (an aggregate's mutant: the block of the aggregate's first use)
+    under: str = ""
 
     @property
     def where(self) -> str:
@@ -79,6 +84,25 @@ class Mutant:
         return note_key(f"{self.where}: {self.context_name}") if self.context[0] else ""
 
     @property
+    def line_name(self) -> str:
+        """Its name with the rules text it stands on (`proc owe_rent: 0 -> 1 on line `if
+        rent > 0 {``), when two of one origin read alike: it changes only when that code
+        does, never when lines are added above."""
+        return f"{self.key} on line `{self.stands_on}`"
+
+    @property
+    def context_line_name(self) -> str:
+        """The enclosing-expression name on the rules text it stands on, when that
+        expression is written on several lines of its origin."""
+        return f"{self.context_name} on line `{self.stands_on}`" if self.context[0] else ""
+
+    @property
+    def under_name(self) -> str:
+        """That with the block it stands in (`... on line `release(p)` under `if p.jail_turns
+        >= 3 {``), when its statement is written twice in its origin; empty at the top."""
+        return f"{self.line_name} under {self.under}" if self.under else ""
+
+    @property
     def context_name(self) -> str:
         """The same without the line (`proc can_trade: s.price > 0 -> s.price > 1`): a note
         that names a mutant this way stays on it when lines are added above."""
@@ -103,6 +127,7 @@ class _Mutator:
     def __init__(self, program: ir.Program, texts: dict[str, str], graph: CallGraph,
                  target: int | None) -> None:
         self.program, self.texts, self.graph, self.target = program, texts, graph, target
+        self.aggregates = aggregate_texts(program, texts)  # named by their rules text
         self.count = 0
         self.found: list[Mutant] = []
         self.origin, self.units = "", ()
@@ -110,6 +135,8 @@ class _Mutator:
         self.lines = ""  # the rules text where the current expression is written
         self._split: dict[str, list[str]] = {}
         self._parents: list[tuple[ir.Expr, str]] = []  # the expressions around the current one
+        self._under: list[str] = []  # the blocks around the current statement (see Mutant)
+        self._used: dict[str, str] = {}  # an aggregate's block: that of its first use
 
     # where the code being walked comes from
     def _enter(self, name: str, span: Span | None, first_line_only: bool = False) -> None:
@@ -121,11 +148,19 @@ class _Mutator:
         if span is None:
             self.lines = ""
             return
-        lines = self._split.get(span.path)
-        if lines is None:
-            lines = self._split[span.path] = self.texts.get(span.path, "").splitlines()
+        lines = self._lines(span.path)
         last = span.line if first_line_only else span.end_line
         self.lines = "\n".join(lines[span.line - 1:last])
+
+    def _lines(self, path: str) -> list[str]:
+        lines = self._split.get(path)
+        if lines is None:
+            lines = self._split[path] = self.texts.get(path, "").splitlines()
+        return lines
+
+    def text(self, e: ir.Expr | None) -> str:
+        """An expression as the rules write it (aggregates by their text)."""
+        return text(e, self.program, aggregates=self.aggregates)
 
     def _offer(self, operator: str, node, make, keyword: str = ""):
         """Count one mutant here; its replacement of `node` when it is the target."""
@@ -134,9 +169,11 @@ class _Mutator:
             _, before, after, change, *context = make()
             span = self.span or Span("<unknown>", 0, 0, 0, 0)
             region = (span.column, span.end_column if span.end_line == span.line else 0)
+            context = context[0] if context else ("", "")
             self.found.append(Mutant(index, operator, self.origin, span.path, span.line,
                                      before, after, change, keyword, region, self.units,
-                                     *context))
+                                     context, written(self._lines(span.path), span, True),
+                                     self._under[-1] if self._under else ""))
             return node
         return make()[0] if index == self.target else node
 
@@ -144,6 +181,8 @@ class _Mutator:
     def expr(self, e: ir.Expr | None) -> ir.Expr | None:
         if e is None:
             return None
+        if isinstance(e, ir.CallProc) and e.function in self.aggregates and self._under:
+            self._used.setdefault(e.function, self._under[-1])
         changes = {}
         for name in ("entity", "element", "holds", "left", "right", "operand", "test", "then",
                      "otherwise"):
@@ -167,7 +206,6 @@ class _Mutator:
         return self._expression_mutants(e)
 
     def _expression_mutants(self, e: ir.Expr) -> ir.Expr:
-        p = self.program
         if isinstance(e, ir.Const) and e.type == ir.INT and not isinstance(e.value, bool):
             if _written(e.value, self.lines):
                 old = str(e.value)
@@ -177,19 +215,19 @@ class _Mutator:
                         self._context(ir.Const(ir.INT, v))))
         elif isinstance(e, ir.Binary) and e.op in COMPARISONS:
             e = self._offer("compare", e, lambda old=e: (
-                dataclasses.replace(old, op=COMPARISONS[old.op]), text(old, p),
-                text(dataclasses.replace(old, op=COMPARISONS[old.op]), p),
+                dataclasses.replace(old, op=COMPARISONS[old.op]), self.text(old),
+                self.text(dataclasses.replace(old, op=COMPARISONS[old.op])),
                 (old.op, COMPARISONS[old.op]),
                 self._context(dataclasses.replace(old, op=COMPARISONS[old.op]))))
         elif isinstance(e, ir.Binary) and e.op in ("and", "or"):
             e = self._offer("and-or", e, lambda old=e: (
-                dataclasses.replace(old, op=_other(old.op)), text(old, p),
-                text(dataclasses.replace(old, op=_other(old.op)), p), (old.op, _other(old.op))))
+                dataclasses.replace(old, op=_other(old.op)), self.text(old),
+                self.text(dataclasses.replace(old, op=_other(old.op))), (old.op, _other(old.op))))
         elif isinstance(e, ir.KernelCall) and e.function == "k_pay":  # both take a player?
             e = self._offer("swap", e, lambda old=e: (
                 dataclasses.replace(old, args=(old.args[1], old.args[0], *old.args[2:])),
-                text(old, p), text(dataclasses.replace(
-                    old, args=(old.args[1], old.args[0], *old.args[2:])), p), ("", "")))
+                self.text(old), self.text(dataclasses.replace(
+                    old, args=(old.args[1], old.args[0], *old.args[2:]))), ("", "")))
         return e
 
     def _context(self, replacement: ir.Expr) -> tuple[str, str]:
@@ -198,17 +236,16 @@ class _Mutator:
             return ("", "")
         parent, field = self._parents[-1]
         changed = dataclasses.replace(parent, **{field: replacement})
-        return text(parent, self.program), text(changed, self.program)
+        return self.text(parent), self.text(changed)
 
     def negate(self, test: ir.Expr | None, keyword: str = "") -> ir.Expr | None:
         if test is None:
             return None
-        p = self.program
 
         def make(old=test):
             new = old.operand if isinstance(old, ir.Unary) and old.op == "not" else ir.Unary(
                 ir.BOOL, "not", old)
-            return new, text(old, p), text(new, p), ("", "")
+            return new, self.text(old), self.text(new), ("", "")
         return self._offer("negate", test, make, keyword)
 
     # ---- statements -----------------------------------------------------------------------
@@ -232,12 +269,12 @@ class _Mutator:
         """A one-line statement as the rules file writes it (params by name), else as the
         IR reads it."""
         span = s.span
-        lines = self._split.get(span.path) or self.texts.get(span.path, "").splitlines()
+        lines = self._lines(span.path)
         if span.line == span.end_line and 0 < span.line <= len(lines):
             written = lines[span.line - 1][span.column - 1:span.end_column - 1].strip()
             if written:
                 return " ".join(written.split())
-        return statement(s, self.program)
+        return statement(s, self.program, self.aggregates)
 
     def stmt(self, s: ir.Stmt) -> ir.Stmt:
         compound = isinstance(s, ir.If | ir.While | ir.Loop)
@@ -256,13 +293,16 @@ class _Mutator:
         if isinstance(s, ir.Loop) and s.order is not None:
             self._at(s.span, compound)
             desc = self._offer("order", s.desc, lambda old=s: (
-                not old.desc, *_reversed(old.order, old.desc, self.program)))
+                not old.desc, *_reversed(self.text(old.order), old.desc)))
             if desc is not s.desc:
                 changes["desc"] = desc
+        header = f"`{written(self._lines(s.span.path), s.span, True)}`" if compound else ""
         for name in ("then", "otherwise", "body"):
             inner = getattr(s, name, None)
             if isinstance(inner, tuple):
+                self._under.append(f"the else of {header}" if name == "otherwise" else header)
                 new_block = self.block(inner)
+                self._under.pop()
                 if new_block is not inner:
                     changes[name] = new_block
         return dataclasses.replace(s, **changes) if changes else s
@@ -277,7 +317,11 @@ class _Mutator:
                 continue
             self._enter(f.name, f.span, first_line_only=True)
             guard = self.negate(self.expr(f.guard), "when") if f.guard is not None else None
+            # its header: a rule's handlers are one origin
+            self._under = [f"`{written(self._lines(f.span.path), f.span, True)}`"] if f.span \
+                else []
             body = self.block(f.body)
+            self._under = []
             functions.append(f if guard is f.guard and body is f.body else
                              dataclasses.replace(f, guard=guard, body=body))
         aggregates = []
@@ -286,8 +330,10 @@ class _Mutator:
                 aggregates.append(a)
                 continue
             self._enter(a.name, a.span)
+            self._under = [self._used[a.name]] if a.name in self._used else []
             where = self.negate(self.expr(a.where)) if a.where is not None else None
             value = self._ranked(a) if a.rank else self.expr(a.value)
+            self._under = []
             aggregates.append(a if where is a.where and value is a.value else
                               dataclasses.replace(a, where=where, value=value))
         decisions = tuple(self._decision(d) for d in p.decisions)
@@ -319,19 +365,18 @@ class _Mutator:
             dataclasses.replace(a.value, right=key) if a.rank == "asc" else key)
         flipped = key if a.rank == "asc" else ir.Binary(ir.INT, "-", ir.Const(ir.INT, -1), key)
         return self._offer("order", value, lambda: (
-            flipped, *_reversed(key, a.rank == "desc", self.program)))
+            flipped, *_reversed(self.text(key), a.rank == "desc")))
 
     def _decision(self, d: ir.Decision) -> ir.Decision:
         name = f"decide_{d.name}"
         if not self.graph.mutable(name):
             return d
         self._enter(name, d.span, first_line_only=True)
-        p = self.program
         by = d.by
         for alternative in _other_players(d):
             by = self._offer("chooser", by, lambda new=alternative: (
-                new, f"ask {d.name} asks {text(d.by, p)}", f"ask {d.name} asks {text(new, p)}",
-                ("", "")))
+                new, f"ask {d.name} asks {self.text(d.by)}",
+                f"ask {d.name} asks {self.text(new)}", ("", "")))
         self._enter(name, d.span)
         low, high = self.expr(d.low), self.expr(d.high)
         where = self.negate(self.expr(d.where)) if d.where is not None else None
@@ -340,11 +385,10 @@ class _Mutator:
         return dataclasses.replace(d, by=by, low=low, high=high, where=where)
 
 
-def _reversed(key: ir.Expr, desc: bool, program: ir.Program
-              ) -> tuple[str, str, tuple[str, str]]:
-    """An order by `key`, before and after `desc` is added or removed, and that change."""
-    by = f"by {text(key, program)}"
-    before, after = (f"{by} desc", by) if desc else (by, f"{by} desc")
+def _reversed(key: str, desc: bool) -> tuple[str, str, tuple[str, str]]:
+    """An order by a key (as written), before and after `desc` is added or removed, and
+    that change."""
+    before, after = (f"by {key} desc", f"by {key}") if desc else (f"by {key}", f"by {key} desc")
     return before, after, ("desc", "") if desc else ("", "desc")
 
 
@@ -447,7 +491,8 @@ def mutants(compilation: Compilation) -> list[Mutant]:
         found.append(Mutant(len(found), "param", f"param {name}", given.span.path,
                             given.span.line, f"{name} = {shown(value)}",
                             f"{name} = {shown(new)}", (shown(value), shown(new)),
-                            units=units.get(name, (name,))))
+                            units=units.get(name, (name,)), stands_on=written(
+                                texts.get(given.span.path, "").splitlines(), given.span, True)))
     return found
 
 

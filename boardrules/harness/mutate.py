@@ -32,11 +32,12 @@ from types import CodeType, ModuleType
 from ..compiler import ir
 from ..compiler.codegen import generate, generate_scenarios
 from ..compiler.diagnostics import CompileError
-from ..compiler.mutations import InvalidMutant, Mutant, apply, mutants, note_key
+from ..compiler.mutations import InvalidMutant, Mutant, apply, mutants
 from ..compiler.optimize import Effects, analyse
 from ..compiler.pipeline import PASSES, Compilation, compile_rules
 from ..runtime.loader import resolve_edition
 from .coverage import sources_hash
+from .mutant_notes import match_notes
 from .scenarios import play
 
 MUTANT_PASSES = ("capacity", "nesting", "call-budget")  # then code generation
@@ -74,33 +75,19 @@ class Baseline:
     layer: CodeType | None = None  # the unmutated scenario layer, compiled
     noted: dict[int, str] = field(default_factory=dict)  # equivalent notes: id -> reason
     stale: list[str] = field(default_factory=list)  # notes that name no mutant
+    ambiguous: list[str] = field(default_factory=list)  # notes that name several
+    names: dict[int, str] = field(default_factory=dict)  # what a note names each mutant by
 
     def take_notes(self) -> None:
         """Match the rules' `equivalent "..." because "..."` notes with the mutants."""
-        self.noted, self.stale = match_notes(self.checked, self.mutants)
+        self.noted, self.stale, self.ambiguous, self.names = match_notes(self.checked,
+                                                                         self.mutants)
 
     def order(self, mutant: Mutant) -> list[ir.Scenario]:
         """The scenarios of the units the mutant counts for first, then the others."""
         mine = set(mutant.units) | {mutant.origin.split(" ", 1)[-1]}
         return ([s for s in self.scenarios if s.target in mine]
                 + [s for s in self.scenarios if s.target not in mine])
-
-
-def match_notes(checked: Compilation, found: list[Mutant]) -> tuple[dict[int, str], list[str]]:
-    """The reason of each mutant an `equivalent` note names (by id), and the notes that name
-    no mutant (stale: a note naming a line moves off its mutant when lines are added above)."""
-    notes = {note_key(n.mutant): n for n in checked.symbols.equivalents}
-    noted, used = {}, set()
-    for m in found:
-        key = next((k for k in (m.located_key, m.context_key, m.context_name) if k in notes),
-                   m.key)
-        note = notes.get(key)
-        if note is not None:
-            noted[m.id] = f"{note.reason} ({Path(note.span.path).name}:{note.span.line})"
-            used.add(key)
-    stale = [f"{Path(n.span.path).name}:{n.span.line}: {n.mutant}"
-             for key, n in notes.items() if key not in used]
-    return noted, stale
 
 
 @dataclass

@@ -7,6 +7,7 @@ counts), and the page is rendered from it (`templates/mutation.html.j2`, autoesc
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from .. import __version__
 from ..compiler.mutation_text import mutated_line
 from ..compiler.mutations import Mutant
 from .coverage import coverage
+from .mutant_notes import note_names
 from .mutate import MUTANT_PASSES, Run
 
 _environment = Environment(loader=PackageLoader("boardrules.harness", "templates"),
@@ -46,12 +48,14 @@ def _lines(run: Run, mutant: Mutant) -> tuple[str, str | None]:
     return line, new
 
 
-def mutant_json(run: Run, mutant: Mutant) -> dict[str, Any]:
+def mutant_json(run: Run, mutant: Mutant, name: str = "") -> dict[str, Any]:
+    """One mutant that ran; `name`: what an equivalent note names it by (`note_names`)."""
     result = run.results[mutant.id]
     line, new = _lines(run, mutant)
     return {"id": mutant.id, "operator": mutant.operator, "origin": mutant.origin,
             "file": Path(mutant.path).name, "line": mutant.line, "before": mutant.before,
-            "after": mutant.after, "key": mutant.key, "units": list(mutant.units),
+            "after": mutant.after, "key": mutant.key, "name": name or mutant.key,
+            "units": list(mutant.units),
             "status": result.status,
             "scenario": result.scenario, "detail": result.detail,
             "seconds": round(result.seconds, 3), "source": line.strip(),
@@ -80,6 +84,7 @@ def summary(run: Run) -> dict[str, Any]:
     units = {unit: {**_counts([status[m.id] for m in found]), "survivors": survivors(found)}
              for unit, found in sorted(by_unit.items())}
     compilation = base.checked
+    shortest = base.names or note_names(base.mutants)
     sentences = []
     if compilation.rulebook is not None:
         for entry in coverage(compilation, []).sentences:
@@ -102,9 +107,11 @@ def summary(run: Run) -> dict[str, Any]:
         "seconds": round(run.seconds, 1),
         "scenarios": len(base.scenarios),
         "scenarios_left_out": list(base.failing),
-        "equivalent_notes": [{"id": i, "key": base.mutants[i].key, "reason": reason}
+        "equivalent_notes": [{"id": i, "key": base.mutants[i].key, "name": shortest[i],
+                              "reason": reason}
                              for i, reason in base.noted.items() if i in status],
         "stale_notes": list(base.stale),
+        "ambiguous_notes": list(base.ambiguous),
         "totals": {"mutants": len(base.mutants), "selected": len(run.selected),
                    "not_run": len(run.selected) - len(ran),
                    **_counts(list(status.values())),
@@ -112,7 +119,7 @@ def summary(run: Run) -> dict[str, Any]:
         "origins": origins,
         "units": units,
         "sentences": sentences,
-        "mutants": [mutant_json(run, m) for m in ran],
+        "mutants": [mutant_json(run, m, shortest[m.id]) for m in ran],
     }
 
 
@@ -134,6 +141,12 @@ def survivor_diff(m: dict[str, Any]) -> list[str]:
         return [f"    {m['source']}"] if m["source"] else []
     return [f"  - {m['source']}"] + ([f"  + {m['mutated_source']}"] if m["mutated_source"]
                                      else [])
+
+
+def note_for(m: dict[str, Any]) -> str:
+    """The note that would mark the survivor equivalent, its name as a rules string:
+    `equivalent "proc owe_rent: 0 -> 1" because "..."`."""
+    return f'equivalent {json.dumps(m.get("name", m["key"]), ensure_ascii=False)} because "..."'
 
 
 def format_report(data: dict[str, Any], survivors: int | None = None) -> str:
@@ -163,6 +176,9 @@ def format_report(data: dict[str, Any], survivors: int | None = None) -> str:
         lines.append(f"equivalent by the rules' notes: {len(data['equivalent_notes'])}")
     for note in data["stale_notes"]:
         lines.append(f"warning: an equivalent note names no mutant: {note}")
+    for note in data.get("ambiguous_notes", []):
+        lines.append(f"warning: an equivalent note names more than one mutant, and so none: "
+                     f"{note}")
     if data["scenarios_left_out"]:
         lines.append("scenarios that fail unmutated, left out: "
                      + "; ".join(data["scenarios_left_out"]))
@@ -178,7 +194,7 @@ def format_report(data: dict[str, Any], survivors: int | None = None) -> str:
         shown = found if survivors is None else found[:survivors]
         lines += ["", f"survivors ({len(found)}):"]
         for m in shown:
-            lines += [survivor_line(m), *survivor_diff(m)]
+            lines += [survivor_line(m), *survivor_diff(m), f"  note as: {note_for(m)}"]
         if len(shown) < len(found):
             lines.append(f"... and {len(found) - len(shown)} more (see --json or --html)")
     return "\n".join(lines)
@@ -190,4 +206,4 @@ def render_html(data: dict[str, Any]) -> str:
     return _environment.get_template("mutation.html.j2").render(
         data=data, by_id=by_id, score=_score, counts=COUNTS,
         origins=sorted(data["origins"], key=lambda r: (r["score"] is None, r["score"] or 0)),
-        survivors=[m for m in data["mutants"] if m["status"] == "survived"])
+        survivors=[m for m in data["mutants"] if m["status"] == "survived"], note_for=note_for)

@@ -123,7 +123,8 @@ def test_a_scenario_that_checks_nothing_leaves_its_sentence_exercised(tmp_path,
     negated = "rule bonus: `s.kind == bonus` -> `s.kind != bonus`"
     notes = (f'\nequivalent "mutation_demo.rules:{when}: {negated}" because "a test of the note"\n'
              'equivalent "rule bonus: `a` -> `b`" because "names no mutant"\n'
-             f'equivalent "mutation_demo.rules:1: {negated}" because "not on that line"\n')
+             f'equivalent "mutation_demo.rules:1: {negated}" because "not on that line"\n'
+             'equivalent "rule tax: 3 -> 4" because "names two mutants"\n')
     planted = _copy(tmp_path, PLANTED, notes)
     data = summary(mutate(str(planted), rule="bonus", workers=2))
     survivors = [m for m in data["mutants"] if m["status"] == "survived"]
@@ -132,6 +133,16 @@ def test_a_scenario_that_checks_nothing_leaves_its_sentence_exercised(tmp_path,
     assert dropped["source"] == "pay(bank, p, bonus_pay)" and dropped["mutated_source"] == ""
     assert f"{dropped['file']}:{dropped['line']}: rule bonus: `pay(bank, p, bonus_pay)` -> " \
         "`(removed)` survived" in format_report(data)
+    # each survivor with the note that would name it (the shortest line-free name)
+    assert dropped["name"] == "rule bonus: pay(bank, p, bonus_pay) -> (removed)"
+    assert 'note as: equivalent "rule bonus: pay(bank, p, bonus_pay) -> (removed)" because ' \
+        '"..."' in format_report(data)
+    assert "rule bonus: pay(bank, p, bonus_pay) -&gt; (removed)" in render_html(data)
+    ambiguous = data["ambiguous_notes"]  # `3 -> 4`: the 3 of p.cash >= 3 and of pay(...)
+    assert len(ambiguous) == 1 and "rule tax: 3 -> 4 names 2 mutants: " in ambiguous[0]
+    assert "rule tax: p.cash >= 3 -> p.cash >= 4" in ambiguous[0]
+    assert "warning: an equivalent note names more than one mutant, and so none: " \
+        f"{ambiguous[0]}" in format_report(data)
     assert html_problems(render_html(data)) == []
     if browser_found():
         page_fits_a_phone(tmp_path, render_html(data))
@@ -178,10 +189,11 @@ def test_the_command_line(tmp_path, capsys):
 @pytest.mark.parametrize("edition", ["disney_theme_park", "super_mario_celebration",
                                      "animal_crossing", "builder"])
 def test_every_equivalent_note_names_a_mutant(edition):
-    """A note that names a line of the rules moves off its mutant when lines are added above
-    it: the mutant then survives again, and only a mutation run would say so."""
+    """A stale note (its code changed) leaves its mutant to survive again, and one naming
+    several notes none of them: only a mutation run would say so."""
     checked = compile_rules(resolve_edition(edition), until="check")
-    assert match_notes(checked, mutants(checked))[1] == []
+    notes = match_notes(checked, mutants(checked))
+    assert notes.stale == [] and notes.ambiguous == []  # none names no mutant, or several
 
 
 def page_fits_a_phone(tmp_path: Path, html: str) -> None:
