@@ -288,3 +288,31 @@ def test_describe_tells_a_scenario_writer_the_order_of_a_walk():
         "condition leaves out skipped)",
         "for each space s, by s.price ascending (ties in board order)",
         "for each number k of a range"]
+
+
+DEFAULTS = BOARD + """counter dearest: space? = none
+counter cheapest_odd: space? = none
+decision pick(p: player) by p -> space? where s: s.price > 0 {
+  default first_of(s in legal by s.price desc)
+}
+decision pick_odd(p: player) by p -> space where s: s.price % 2 == 1 {
+  default some(first_of(s in legal where s != s1 by s.price))
+}
+rule picking {
+  on turn(p: player) {
+    dearest = ask pick(p)
+    cheapest_odd = ask pick_odd(p)
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_decisions_default_picks_among_its_options_in_an_order(module_editions, backend):
+    path = module_editions.write(DEFAULTS, prelude=False, name="defaults")
+    module = load_module(str(path), backend)
+    game = module.Game(2, seed=1)
+    game.play(1)
+    values = dict(zip([label for label, _, _ in module.COUNTERS], game.counter_values(),
+                      strict=True))
+    assert (values["dearest"], values["cheapest_odd"]) == (5, 0)  # s5 (5); s0 (3), not s1
