@@ -120,19 +120,19 @@ EXPECTED = {
 }
 
 
-def _values(module, game) -> dict[str, int]:
-    names = [label for label, _, _ in module.COUNTERS]
-    values = game.counter_values()
-    return {name: values[names.index(name)] for name in EXPECTED}
+def _after_a_turn(editions, text: str, name: str, backend: str) -> dict[str, int]:
+    """The counters of a two-player game of the edition after its first turn."""
+    module = load_module(str(editions.write(text, prelude=False, name=name)), backend)
+    game = module.Game(2, seed=1)
+    game.play(1)
+    return dict(zip([label for label, _, _ in module.COUNTERS], game.counter_values(),
+                    strict=True))
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_walks_in_key_order_on_both_backends(module_editions, backend):
-    path = module_editions.write(PROBE, prelude=False, name="ordered")
-    module = load_module(str(path), backend)
-    game = module.Game(2, seed=1)
-    game.play(1)
-    assert _values(module, game) == EXPECTED
+    values = _after_a_turn(module_editions, PROBE, "ordered", backend)
+    assert {name: values[name] for name in EXPECTED} == EXPECTED
 
 
 # ---- the Order Demo edition ------------------------------------------------------------------
@@ -309,10 +309,5 @@ rule picking {
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_decisions_default_picks_among_its_options_in_an_order(module_editions, backend):
-    path = module_editions.write(DEFAULTS, prelude=False, name="defaults")
-    module = load_module(str(path), backend)
-    game = module.Game(2, seed=1)
-    game.play(1)
-    values = dict(zip([label for label, _, _ in module.COUNTERS], game.counter_values(),
-                      strict=True))
+    values = _after_a_turn(module_editions, DEFAULTS, "defaults", backend)
     assert (values["dearest"], values["cheapest_odd"]) == (5, 0)  # s5 (5); s0 (3), not s1
