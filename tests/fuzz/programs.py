@@ -361,8 +361,11 @@ class Generator:
                 high = r.choice((f"{low} + {r.choice((0, 1, 4, 12))}", self.int_(env, 1)))
                 head = f"for {var} in {low} to {high}"
             where = f" where {self.bool_(inner, 1, True)}" if r.random() < 0.4 else ""
-            if ordered:
-                where += f" by {self.int_(inner, 1, True)}{r.choice(('', ' desc'))}"
+            if ordered:  # a key of the member, often with ties, or of anything in scope
+                own = (f"{var}.cash % 3", f"{var}.score", f"{var}.seat * 2 - {var}.cash") \
+                    if var in inner.players else (f"{var} % 3", f"0 - {var}", f"{var} * {var}")
+                key = r.choice((*own, self.int_(inner, 1, True)))
+                where += f" by {key}{r.choice(('', ' desc'))}"
             return [f"{head}{where} {{", *self.loop_body(inner, depth), "}"]
         if kind == "while":
             counter = self.name("w")
