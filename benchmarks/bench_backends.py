@@ -36,8 +36,8 @@ from decimal import Decimal
 from pathlib import Path
 from types import ModuleType
 
-from boardrules.compiler import profile_guided
-from boardrules.compiler.build_settings import OPT_LEVEL_ENV
+from boardrules.compiler.build import profile_guided
+from boardrules.compiler.build.build_settings import OPT_LEVEL_ENV
 from boardrules.harness.simulate import game_seed
 from boardrules.runtime.loader import load_module
 

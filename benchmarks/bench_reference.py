@@ -37,7 +37,7 @@ from bench_backends import (
 )
 from instructions import callgrind, count_instructions
 
-from boardrules.compiler import profile_guided
+from boardrules.compiler.build import profile_guided
 from boardrules.runtime.loader import load_module
 
 CALLGRIND_CFLAGS = ["-O2"]

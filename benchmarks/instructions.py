@@ -5,7 +5,7 @@ machine's clock does not move.
 
 Builds (or finds in the cache) the compiled edition, then runs valgrind's callgrind over a
 fresh process that plays N seeded games with counting on only inside the game loop
-(`Kernel.play`: neither Python's start nor a game's set-up), and prints the instructions
+(`Play.play`: neither Python's start nor a game's set-up), and prints the instructions
 counted, the turns and their ratio. The same games give the same count to within a few
 instructions, so two versions of the compiler compare on a few hundred games where turns
 a second would need many runs. Exits 2 when valgrind is not installed.
@@ -35,7 +35,7 @@ module = load_module(sys.argv[2], "compiled")
 players, games, seed = (int(n) for n in sys.argv[3:6])
 print(sum(play_once(module, games, players, seed)[1]))
 """
-COUNTED = "*Kernel_9play*"  # Cython's Python wrapper of Kernel.play, and what it calls
+COUNTED = "*Play_3play*"  # Cython's Python wrapper of Play.play, and what it calls
 
 
 def count_instructions(valgrind: str, edition: str, games: int, players: int,

@@ -31,9 +31,9 @@ from .cli_support import (
     interrupted,
     percent,
 )
-from .compiler.build import verified, watching
-from .compiler.build_settings import BuildError
-from .compiler.diagnostics import CompileError, did_you_mean, print_warnings, terminal_text
+from .compiler.build.artifacts import verified, watching
+from .compiler.build.build_settings import BuildError
+from .compiler.common.diagnostics import CompileError, did_you_mean, print_warnings, terminal_text
 from .harness.describe_format import SECTIONS as DESCRIBED_SECTIONS
 from .harness.failure_trace import TRACE_LINES
 from .harness.ray_engine import RayUnavailable
@@ -270,7 +270,7 @@ def _compile(name: str, until: str = "codegen", after_pass=None):
 
 def _ir_dumper(wanted: str):
     """Print the program after each pass that has one (or only after `wanted`)."""
-    from .compiler import ir_text
+    from .compiler.ir import ir_text
     from .compiler.pipeline import PASS_NAMES
 
     dumpable = PASS_NAMES[PASS_NAMES.index("check"):PASS_NAMES.index("codegen")]
@@ -303,7 +303,7 @@ def cmd_check(args) -> int:
 def cmd_compile(args) -> int:
     dump = _ir_dumper(args.dump_ir) if args.dump_ir else None
     if args.backend == "compiled" and not _built(args.edition):
-        from .compiler import cython_process
+        from .compiler.build import cython_process
 
         cython_process.start_ahead()  # its start overlaps the front end
     compilation = _compile(args.edition, after_pass=dump)
@@ -429,8 +429,8 @@ def cmd_describe(args) -> int:
 
 
 def cmd_cache(args) -> int:
-    from .compiler.build import clean_cache
-    from .compiler.build_settings import cache_root
+    from .compiler.build.artifacts import clean_cache
+    from .compiler.common.cache_folder import cache_root
 
     if args.older_than is not None and args.action != "clean":
         raise UsageError("--older-than is for cache clean")

@@ -13,8 +13,8 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 
 from .cli_support import UsageError
-from .compiler.diagnostics import print_warnings
-from .compiler.libpath import ENV, library_dirs
+from .compiler.common.diagnostics import print_warnings
+from .compiler.front.libpath import ENV, library_dirs
 
 NO_LIBRARY_OPTION = ("cache",)  # commands that compile nothing
 

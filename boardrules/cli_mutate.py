@@ -65,7 +65,7 @@ def add_mutate(commands: argparse._SubParsersAction) -> None:
 
 
 def cmd_mutate(args: argparse.Namespace) -> int:
-    from .compiler.diagnostics import terminal_text
+    from .compiler.common.diagnostics import terminal_text
     from .harness.mutate import mutate
     from .harness.mutation_report import format_report, render_html, summary
     from .harness.simulate import ProgressBar

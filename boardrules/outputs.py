@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .cli_support import UsageError, check_output
-from .compiler.libpath import search_path
+from .compiler.front.libpath import search_path
 from .runtime.loader import resolve_edition
 
 RULEBOOK = re.compile(r'\brulebook\s+"((?:[^"\\\n]|\\.)*)"')

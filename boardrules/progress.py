@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
-from .compiler.build_settings import cache_root
+from .compiler.common.cache_folder import cache_root
 
 # seconds per byte of input, measured building Disney on 2 cores (front end: the rules file,
 # the libraries it imports and its scenario files, 331 kB)

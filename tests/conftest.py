@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from boardrules.compiler.build_settings import OPT_LEVEL_ENV
+from boardrules.compiler.build.build_settings import OPT_LEVEL_ENV
 from boardrules.runtime.loader import load_module
 
 # The suite checks what modules do, not how fast they play: it builds them with `gcc -O0`,

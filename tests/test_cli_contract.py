@@ -22,7 +22,7 @@ import pytest
 from boardrules import __version__
 from boardrules.cli import build_parser, main
 from boardrules.cli_support import DefaultsHelpFormatter
-from boardrules.compiler.build import step, watching
+from boardrules.compiler.build.artifacts import step, watching
 from boardrules.progress import BuildProgress
 
 ROOT = Path(__file__).resolve().parents[1]

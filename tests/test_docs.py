@@ -29,12 +29,12 @@ from doc_blocks import ROOT, Block, output_matches, printed_by
 from doc_blocks import blocks as doc_blocks
 
 from boardrules.cli import main
-from boardrules.compiler import modules
-from boardrules.compiler.build_settings import cache_root
-from boardrules.compiler.diagnostics import CompileError
+from boardrules.compiler.common.cache_folder import cache_root
+from boardrules.compiler.common.diagnostics import CompileError
+from boardrules.compiler.front import modules
+from boardrules.compiler.front.rulebook import fold
 from boardrules.compiler.library_check import check_library
 from boardrules.compiler.pipeline import compile_rules
-from boardrules.compiler.rulebook import fold
 from boardrules.harness.coverage import coverage, format_table
 from boardrules.harness.scaffold import PLACEHOLDERS, SENTENCES
 from boardrules.harness.scenarios import run_edition

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from boardrules.compiler.build_settings import DEFAULT_OPT_LEVEL, OPT_LEVEL_ENV
+from boardrules.compiler.build.build_settings import DEFAULT_OPT_LEVEL, OPT_LEVEL_ENV
 from boardrules.harness.digests import CONFIGURATIONS, POLICIES, configuration_key, play_records
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "game_digests.json").read_text())

@@ -1,4 +1,5 @@
-"""No import loops in the package: each module imports only modules below it.
+"""No import loops in the package: each module imports only modules below it; and the
+compiler's stages import in one direction.
 
 Every import counts, also one inside a function (a lazy import that closes a loop is a
 loop all the same); only imports for type checking (`if TYPE_CHECKING:`) do not, since
@@ -59,5 +60,55 @@ def test_the_package_has_no_import_loop():
 def test_the_graph_sees_lazy_imports():
     """A lazy import inside a function is an edge (so the test above can fail)."""
     graph = import_graph()
-    assert "boardrules.compiler.cython_process" in graph["boardrules.compiler.build"]
+    build = "boardrules.compiler.build"
+    assert f"{build}.cython_process" in graph[f"{build}.artifacts"]
     assert "boardrules.compiler.pipeline" in graph["boardrules.cli"]
+
+
+# The compiler's stages, each with the stages it may import. The IR is the contract: the
+# front end writes it, the back end reads it; the pipeline's own modules (pipeline,
+# library_check, param_settings, at the package's top) run the stages; the build and
+# mutation testing sit above the pipeline, and nothing in the compiler imports them.
+STAGE_IMPORTS = {
+    "common": set(),
+    "ir": {"common"},
+    "front": {"common", "ir"},
+    "back": {"common", "ir", "front"},
+    "pipeline": {"common", "ir", "front", "back"},
+    "build": {"common", "ir", "front", "back", "pipeline"},
+    "mutation": {"common", "ir", "front", "back", "pipeline"},
+}
+
+
+def stage(module: str) -> str | None:
+    """The compiler stage a module belongs to (None outside the compiler's stages)."""
+    parts = module.split(".")
+    if parts[:2] != ["boardrules", "compiler"] or len(parts) < 3:
+        return None
+    return parts[2] if parts[2] in STAGE_IMPORTS else "pipeline"
+
+
+def stage_violations(graph: dict[str, set[str]]) -> list[str]:
+    return sorted(f"{module} -> {target}" for module, targets in graph.items()
+                  for target in targets
+                  if stage(module) and stage(target) and stage(target) != stage(module)
+                  and stage(target) not in STAGE_IMPORTS[stage(module)])
+
+
+def test_the_compiler_stages_import_in_one_direction():
+    assert stage_violations(import_graph()) == []
+
+
+def test_every_compiler_module_is_in_a_stage():
+    """A module added to the compiler's top is a pipeline module: only those three are."""
+    top = {name for name in import_graph() if stage(name) == "pipeline"}
+    assert top == {f"boardrules.compiler.{name}"
+                   for name in ("pipeline", "library_check", "param_settings")}
+
+
+def test_a_stage_importing_a_later_one_is_seen():
+    graph = {"boardrules.compiler.front.checker": {"boardrules.compiler.back.codegen"},
+             "boardrules.compiler.back.codegen": {"boardrules.compiler.front.symbols"},
+             "boardrules.compiler.ir.optimize.fold": {"boardrules.compiler.common.files"}}
+    assert stage_violations(graph) == [
+        "boardrules.compiler.front.checker -> boardrules.compiler.back.codegen"]

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from boardrules.cli import main
-from boardrules.compiler.diagnostics import CompileError
+from boardrules.compiler.common.diagnostics import CompileError
 from boardrules.compiler.pipeline import compile_rules
 from boardrules.harness.options import parse_options
 from boardrules.runtime.loader import load_module

@@ -7,7 +7,7 @@ import tomllib
 from fnmatch import fnmatch
 from pathlib import Path
 
-from boardrules.compiler import libpath
+from boardrules.compiler.front import libpath
 
 ROOT = Path(__file__).resolve().parents[1]
 SETUPTOOLS = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]

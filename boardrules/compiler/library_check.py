@@ -14,13 +14,13 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from . import ast
-from .diagnostics import CompileError, Diagnostic, Span, error_at
-from .error_codes import ErrorCode
-from .files import read_text
-from .libpath import configured_dirs, search_path
-from .modules import SourceSet, _load_imports
-from .parser import parse
+from .common.diagnostics import CompileError, Diagnostic, Span, error_at
+from .common.error_codes import ErrorCode
+from .common.files import read_text
+from .front import ast
+from .front.libpath import configured_dirs, search_path
+from .front.modules import SourceSet, _load_imports
+from .front.parser import parse
 from .pipeline import PASSES, Compilation
 
 IMPORTER = "<an edition importing it>"  # the path of the edition the check pretends

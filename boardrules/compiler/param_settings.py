@@ -18,8 +18,8 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from . import ast
-from .diagnostics import CompileError, Span
+from .common.diagnostics import CompileError, Span
+from .front import ast
 
 if TYPE_CHECKING:
     from .pipeline import Compilation

@@ -14,21 +14,21 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import ir
-from .call_budget import charge_calls
-from .checker import Checker
-from .codegen import check_capacity, generate
-from .collector import cycle_collection_paused
-from .diagnostics import Diagnostic, Reporter, Span
-from .error_codes import ErrorCode
-from .limits import check_nesting, deepest_span
-from .lint import lint
-from .modules import SourceSet, load_sources
-from .optimize import OPTIMIZATIONS, Effects, Optimization, analyse
-from .quotes import check_quotes
-from .rulebook import Rulebook
-from .scenario_lowering import check_scenario_dice
-from .symbols import Collector, Symbols
+from .back.codegen import check_capacity, generate
+from .common.collector import cycle_collection_paused
+from .common.diagnostics import Diagnostic, Reporter, Span
+from .common.error_codes import ErrorCode
+from .front.checker import Checker
+from .front.lint import lint
+from .front.modules import SourceSet, load_sources
+from .front.quotes import check_quotes
+from .front.rulebook import Rulebook
+from .front.scenario_lowering import check_scenario_dice
+from .front.symbols import Collector, Symbols
+from .ir import nodes as ir
+from .ir.call_budget import charge_calls
+from .ir.limits import check_nesting, deepest_span
+from .ir.optimize import OPTIMIZATIONS, Effects, Optimization, analyse
 
 
 @dataclass

@@ -23,15 +23,15 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from ..compiler import ast
-from ..compiler.collector import cycle_collection_paused
-from ..compiler.diagnostics import CompileError, Diagnostic, Span
-from ..compiler.libpath import SCENARIO_FOLDERS, scenario_paths, search_path
+from ..compiler.common.collector import cycle_collection_paused
+from ..compiler.common.diagnostics import CompileError, Diagnostic, Span
+from ..compiler.front import ast
+from ..compiler.front.libpath import SCENARIO_FOLDERS, scenario_paths, search_path
+from ..compiler.front.modules import SourceSet, _load_imports, _parsed_edition, _scenario_file
+from ..compiler.front.parser import parse
+from ..compiler.front.symbols import Symbols
 from ..compiler.library_check import IMPORTER, _forgive, _search
-from ..compiler.modules import SourceSet, _load_imports, _parsed_edition, _scenario_file
-from ..compiler.parser import parse
 from ..compiler.pipeline import LAST_CHECKING_PASS, PASSES, Compilation
-from ..compiler.symbols import Symbols
 
 _SCENARIO_FOLDERS = {name for name, _ in SCENARIO_FOLDERS}
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 from lsprotocol import types as lsp
 
-from ..compiler import ast
-from ..compiler.diagnostics import Diagnostic, Span, one_line
-from ..compiler.primitives import BUILTIN_ATTRS
-from ..compiler.symbols import Symbols
+from ..compiler.common.diagnostics import Diagnostic, Span, one_line
+from ..compiler.front import ast
+from ..compiler.front.primitives import BUILTIN_ATTRS
+from ..compiler.front.symbols import Symbols
 from .analysis import Analysis
 from .names import NAME_TABLES, Definition, define, locals_at, word_at
 from .vocabulary import BUILTINS, DECLARATIONS, FUNCTIONS, TYPES, keywords

@@ -13,15 +13,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..compiler import ast
-from ..compiler.diagnostics import Span
-from ..compiler.primitives import (
+from ..compiler.common.diagnostics import Span
+from ..compiler.front import ast
+from ..compiler.front.primitives import (
     BUILTIN_ATTRS,
     DECK_FUNCTIONS,
     KERNEL_FUNCTIONS,
     KERNEL_PARAMETER_NAMES,
 )
-from ..compiler.symbols import BUILTIN_VALUES, Symbols
+from ..compiler.front.symbols import BUILTIN_VALUES, Symbols
 from .analysis import Analysis
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

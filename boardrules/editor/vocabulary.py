@@ -12,9 +12,9 @@ import re
 from functools import cache
 from importlib import resources
 
-from ..compiler.lang_types import ENTITY_TYPES
-from ..compiler.primitives import DECK_FUNCTIONS, KERNEL_FUNCTIONS
-from ..compiler.symbols import BUILTIN_VALUES, SCALAR_TYPES
+from ..compiler.common.lang_types import ENTITY_TYPES
+from ..compiler.front.primitives import DECK_FUNCTIONS, KERNEL_FUNCTIONS
+from ..compiler.front.symbols import BUILTIN_VALUES, SCALAR_TYPES
 
 # words that start a top-level declaration (and the `card`/`space` inside one)
 DECLARATIONS = frozenset({

@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..compiler.build import content_key
-from ..compiler.diagnostics import Span
+from ..compiler.build.artifacts import content_key
+from ..compiler.common.diagnostics import Span
+from ..compiler.front.quotes import in_source_order, quoted_units
+from ..compiler.front.rulebook import fold
 from ..compiler.pipeline import Compilation
-from ..compiler.quotes import in_source_order, quoted_units
-from ..compiler.rulebook import fold
 from .scenarios import Outcome
 from .sentences import Sentence, rulebook_sentences
 from .units import Site, Unit, site, units

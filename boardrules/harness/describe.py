@@ -16,14 +16,14 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ..compiler import ast
-from ..compiler.callgraph import nodes_of
-from ..compiler.diagnostics import CompileError
-from ..compiler.libpath import scenario_paths
+from ..compiler.common.diagnostics import CompileError
+from ..compiler.front import ast
+from ..compiler.front.libpath import scenario_paths
+from ..compiler.front.primitives import BUILTIN_ATTRS
+from ..compiler.front.quotes import quoted_units
+from ..compiler.front.symbols import KERNEL_EVENTS, Symbols
+from ..compiler.mutation.callgraph import nodes_of
 from ..compiler.pipeline import LAST_CHECKING_PASS, compile_rules
-from ..compiler.primitives import BUILTIN_ATTRS
-from ..compiler.quotes import quoted_units
-from ..compiler.symbols import KERNEL_EVENTS, Symbols
 from .describe_format import format_text  # noqa: F401  (the CLI's import)
 from .describe_structures import AskSites, comment_above, library_modules
 from .describe_text import expr_text, params_text, type_text

@@ -15,8 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..compiler import ast
-from ..compiler.symbols import Symbols
+from ..compiler.front import ast
+from ..compiler.front.symbols import Symbols
 from .describe_text import expr_text
 
 _SKIPPED = frozenset({"span", "provenance", "default", "type"})

@@ -6,7 +6,7 @@ the expressions that data holds need a printer.
 
 from __future__ import annotations
 
-from ..compiler import ast
+from ..compiler.front import ast
 
 _PRECEDENCE = {"or": 1, "and": 2, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4,
                "+": 5, "-": 5, "*": 6, "/": 6, "%": 6}

@@ -27,7 +27,7 @@ from collections import Counter
 from pathlib import Path
 from typing import NamedTuple
 
-from ..compiler.mutations import Mutant, note_key
+from ..compiler.mutation.mutations import Mutant, note_key
 from ..compiler.pipeline import Compilation
 
 

@@ -1,6 +1,6 @@
 """Mutation testing: run the edition's scenarios against each mutant of its rules.
 
-Each mutant (`compiler/mutations.py`) is finished by the passes that can reject a
+Each mutant (`compiler/mutation/mutations.py`) is finished by the passes that can reject a
 program (MUTANT_PASSES: the optimizations are left out, since none may change a game,
 and they would make a mutant several times dearer) and generated (with the unmutated
 program's effects, see `finish`), then run on the interpreted backend, in memory, in a
@@ -29,11 +29,11 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from types import CodeType, ModuleType
 
-from ..compiler import ir
-from ..compiler.codegen import generate, generate_scenarios
-from ..compiler.diagnostics import CompileError
-from ..compiler.mutations import InvalidMutant, Mutant, apply, mutants
-from ..compiler.optimize import Effects, analyse
+from ..compiler.back.codegen import generate, generate_scenarios
+from ..compiler.common.diagnostics import CompileError
+from ..compiler.ir import nodes as ir
+from ..compiler.ir.optimize import Effects, analyse
+from ..compiler.mutation.mutations import InvalidMutant, Mutant, apply, mutants
 from ..compiler.pipeline import PASSES, Compilation, compile_rules
 from ..runtime.loader import resolve_edition
 from .coverage import sources_hash

@@ -15,8 +15,8 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from .. import __version__
-from ..compiler.mutation_text import mutated_line
-from ..compiler.mutations import Mutant
+from ..compiler.mutation.mutation_text import mutated_line
+from ..compiler.mutation.mutations import Mutant
 from .coverage import coverage
 from .mutant_notes import note_names
 from .mutate import MUTANT_PASSES, Run

@@ -17,16 +17,16 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..compiler import ast
-from ..compiler.diagnostics import Span, did_you_mean
-from ..compiler.files import read_bytes
-from ..compiler.libpath import (
+from ..compiler.common.diagnostics import Span, did_you_mean
+from ..compiler.common.files import read_bytes
+from ..compiler.front import ast
+from ..compiler.front.libpath import (
     SCENARIO_FOLDERS,
     available_libraries,
     find_library,
     search_path,
 )
-from ..compiler.modules import _load_imports
+from ..compiler.front.modules import _load_imports
 from .sentences import rulebook_sentences
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")

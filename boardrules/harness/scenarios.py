@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from ..compiler import ir
-from ..compiler.codegen import generate_scenarios
+from ..compiler.back.codegen import generate_scenarios
+from ..compiler.front.quotes import quoted_units
+from ..compiler.ir import nodes as ir
 from ..compiler.pipeline import Compilation
-from ..compiler.quotes import quoted_units
 from ..runtime.errors import rules_location
 from ..runtime.kernel_support import forced_key
 from ..runtime.loader import compile_edition, import_compilation, resolve_edition

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..compiler.rulebook import fold
+from ..compiler.front.rulebook import fold
 
 _LIST_ITEM = re.compile(r"^\s*(?:•|\d+\.)\s+")
 # A sentence ends at . ! or ? (perhaps closed by a quote or bracket) before white

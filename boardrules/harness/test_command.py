@@ -85,7 +85,7 @@ def run_selected(compilation: Compilation, chosen: list[Case], backends: tuple[s
 def run_test_command(edition: str, backends: tuple[str, ...], selection: Selection,
                      usage_error: Callable[[str], None]) -> int:
     """The `test` command: 0 when every selected scenario passes, 1 otherwise."""
-    from ..compiler.diagnostics import print_warnings
+    from ..compiler.common.diagnostics import print_warnings
     from .scenarios import cases, load_edition
 
     compilation = load_edition(edition)

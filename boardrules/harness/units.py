@@ -12,9 +12,9 @@ import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..compiler import ast
-from ..compiler.diagnostics import Span, source_lines
-from ..compiler.symbols import Symbols
+from ..compiler.common.diagnostics import Span, source_lines
+from ..compiler.front import ast
+from ..compiler.front.symbols import Symbols
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,8 @@ import cython
 
 from .kernel import *  # noqa: F403  (one text when pasted)
 from .kernel_decisions import *  # noqa: F403
+from .kernel_decks import *  # noqa: F403
+from .kernel_play import *  # noqa: F403
 from .kernel_primitives import *  # noqa: F403
 from .kernel_support import *  # noqa: F403
 

@@ -2,17 +2,19 @@
 # The kernel's side of asking decisions, in Cython pure-Python mode: whether a seat takes
 # the default answers inline, which policy answers, the random policy's draws, scripted
 # and forced answers, and external players (which suspend the game). Pasted between
-# kernel_primitives.py and kernel_api.py (see kernel.py); the generated decide_ and ask_
+# kernel_decks.py and kernel_api.py (see kernel.py); the generated decide_ and ask_
 # methods call them.
 import cython
 
 from .kernel import *  # noqa: F403  (one text when pasted)
+from .kernel_decks import *  # noqa: F403
+from .kernel_play import *  # noqa: F403
 from .kernel_primitives import *  # noqa: F403
 from .kernel_support import *  # noqa: F403
 
 
 @cython.cclass
-class Decisions(Primitives):
+class Decisions(Decks):
     """How a decision is answered, whoever answers it."""
 
     # ---- decisions ---------------------------------------------------------------

@@ -237,7 +237,7 @@ def narrow(value: cython.longlong) -> cython.int:
 @cython.exceptval(-2147483647, check=True)
 def seq(value: cython.longlong) -> cython.longlong:
     """A part of an expression evaluated in its place, left to right as in Python: Cython
-    evaluates calls it must check into temporaries, in order (compiler/order.py)."""
+    evaluates calls it must check into temporaries, in order (compiler/back/order.py)."""
     return value
 
 
@@ -273,7 +273,7 @@ def on_lap(t: cython.int, n: cython.int) -> cython.int:
     return t % n  # a long move, or no track (n == 0: the rules error Python's % raises)
 
 
-# Bit walks (compiler/optimize/bits.py): the members of a domain of at most 63 entities as
+# Bit walks (compiler/ir/optimize/bits.py): the members of a domain of at most 63 entities as
 # the set bits of a word, found lowest first by de Bruijn multiplication.
 DE_BRUIJN = cython.declare(cython.const[cython.ulonglong], 0x03F79D71B4CB0A89)
 LOWEST_BIT = cython.declare(cython.int[64])  # by the top 6 bits of a lone bit times DE_BRUIJN
@@ -296,7 +296,7 @@ def lowest_bit(word: cython.ulonglong) -> cython.int:
 @cython.cfunc
 @cython.exceptval(check=False)
 def order_members(keys: cython.p_int, items: cython.p_int, n: cython.int) -> cython.void:
-    """Sort an ordered walk's members by key, ties by member, in place (compiler/
+    """Sort an ordered walk's members by key, ties by member, in place (compiler/back/
     sorted_walks.py; a descending walk stores each key's complement, ~key, which reverses
     the order without overflow): an insertion sort, then a shell sort's gaps first for a
     longer walk. No two members compare equal, so the order is the one possible, on

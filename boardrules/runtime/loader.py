@@ -5,7 +5,7 @@ Cython extension built from the very same file. Editions are named by a path
 to a .rules file, by a path to a ruleset folder, or by a folder name under the
 rulesets directory (the bundled editions).
 
-An edition compiled before loads through the source index (compiler/source_index.py)
+An edition compiled before loads through the source index (compiler/build/source_index.py)
 without running the front end: this module and what it imports at module level
 stay light (no Lark, Jinja2 or Cython), so a cached load costs little more
 than the import of the module itself.
@@ -22,8 +22,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from ..compiler import source_index
-from ..compiler.build import (
+from ..compiler.build import source_index
+from ..compiler.build.artifacts import (
     Artifact,
     artifact_named,
     build_extension,
@@ -36,8 +36,8 @@ from ..compiler.build import (
     verified_bytes,
     write_source,
 )
-from ..compiler.build_settings import BuildError
-from ..compiler.libpath import bundled_rulesets, source_size
+from ..compiler.build.build_settings import BuildError
+from ..compiler.front.libpath import bundled_rulesets, source_size
 
 if TYPE_CHECKING:
     from ..compiler.pipeline import Compilation
@@ -114,7 +114,7 @@ def load_module(name_or_path: str, backend: str = "compiled",
     if artifact is not None:
         return _import(artifact, backend)
     if backend == "compiled":
-        from ..compiler import cython_process
+        from ..compiler.build import cython_process
 
         cython_process.start_ahead()  # its start overlaps the front end
     return import_compilation(compile_edition(path), backend)
@@ -155,10 +155,10 @@ def indexed_artifact(path: Path) -> Artifact | None:
 
 def compile_edition(path: Path, until: str = "codegen") -> Compilation:
     """The front end's result for a rules file, up to the pass `until`: read back when its
-    files are unchanged since it last ran (compiler/front_end_cache.py; a kept compilation
+    files are unchanged since it last ran (compiler/build/front_end_cache.py; a kept compilation
     went through every pass, so it serves code generation and check's last pass alike),
     else run (a build step a progress display can show) and kept."""
-    from ..compiler import front_end_cache
+    from ..compiler.build import front_end_cache
     from ..compiler.pipeline import LAST_CHECKING_PASS, compile_rules
 
     if until in ("codegen", LAST_CHECKING_PASS):

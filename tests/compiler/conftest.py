@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from boardrules.compiler.checker import Checker, Scope
-from boardrules.compiler.codegen import generate
-from boardrules.compiler.diagnostics import CompileError, Reporter
-from boardrules.compiler.ir import VOID, Type
-from boardrules.compiler.modules import load_sources
-from boardrules.compiler.parser import parse
+from boardrules.compiler.back.codegen import generate
+from boardrules.compiler.common.diagnostics import CompileError, Reporter
+from boardrules.compiler.front.checker import Checker, Scope
+from boardrules.compiler.front.modules import load_sources
+from boardrules.compiler.front.parser import parse
+from boardrules.compiler.front.symbols import Collector
+from boardrules.compiler.ir.nodes import VOID, Type
 from boardrules.compiler.pipeline import Compilation, compile_rules
-from boardrules.compiler.symbols import Collector
 
 RULEBOOK = """The Test Game.
 

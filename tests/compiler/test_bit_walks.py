@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from boardrules.compiler import ir, ir_text
+from boardrules.compiler.ir import ir_text
+from boardrules.compiler.ir import nodes as ir
 from boardrules.compiler.pipeline import compile_rules
 from boardrules.runtime.loader import load_module
 

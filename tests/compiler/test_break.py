@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from boardrules.compiler import ir
-from boardrules.compiler.error_codes import ErrorCode as E
+from boardrules.compiler.common.error_codes import ErrorCode as E
+from boardrules.compiler.ir import nodes as ir
 from boardrules.runtime.loader import load_module
 
 PROBE = """counter walked: int = 0

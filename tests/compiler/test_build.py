@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from boardrules.compiler import build, build_settings, cython_process, profile_guided
+from boardrules.compiler.build import artifacts as build
+from boardrules.compiler.build import build_settings, cython_process, profile_guided
+from boardrules.compiler.common import cache_folder
 from boardrules.compiler.pipeline import compile_rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,9 +111,9 @@ def test_artifact_lives_in_the_configured_cache(cache, tiny_copy):
 def test_cache_root_fallbacks(monkeypatch, tmp_path):
     monkeypatch.delenv("BOARDRULES_CACHE", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert build_settings.cache_root() == tmp_path / "boardrules"
+    assert cache_folder.cache_root() == tmp_path / "boardrules"
     monkeypatch.setenv("BOARDRULES_CACHE", str(tmp_path / "mine"))
-    assert build_settings.cache_root() == tmp_path / "mine"
+    assert cache_folder.cache_root() == tmp_path / "mine"
 
 
 # ---- publishing ----------------------------------------------------------------------------
@@ -413,6 +415,6 @@ def test_the_suite_builds_in_a_cache_of_its_own():
     """The suite's some fifty test editions never land in the user's cache (conftest.py)."""
     root = Path(__file__).resolve().parents[2]
     suite = Path(os.environ.get("BOARDRULES_TEST_CACHE", root / ".cache" / "builds"))
-    assert build_settings.cache_root() == suite
+    assert cache_folder.cache_root() == suite
     user = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "boardrules"
     assert suite.resolve() != user.resolve()

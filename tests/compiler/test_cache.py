@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from boardrules.compiler import front_end_cache, pipeline, source_index, template_cache
-from boardrules.compiler.diagnostics import CompileError
+from boardrules.compiler import pipeline
+from boardrules.compiler.back import template_cache
+from boardrules.compiler.build import front_end_cache, source_index
+from boardrules.compiler.common.diagnostics import CompileError
 from boardrules.runtime import loader
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -164,7 +166,7 @@ def test_concurrent_builds_compile_once(tmp_path):
 
 
 def test_a_file_is_verified_against_its_sum(tmp_path):
-    from boardrules.compiler import build
+    from boardrules.compiler.build import artifacts as build
 
     module = tmp_path / "m.so"
     build.seal(module, b"\x7fELF" + bytes(4000))
@@ -235,7 +237,7 @@ def test_a_damaged_cache_entry_is_rebuilt(tmp_path, built_tiny, damage):
 
 
 def test_cache_clean_removes_every_entry_and_stale_builds(tmp_path):
-    from boardrules.compiler import build
+    from boardrules.compiler.build import artifacts as build
 
     cache = tmp_path / "cache"
     env = dict(os.environ, BOARDRULES_CACHE=str(cache))

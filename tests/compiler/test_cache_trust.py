@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from boardrules.compiler.build import step, watching
+from boardrules.compiler.build.artifacts import step, watching
 from boardrules.progress import BuildProgress
 from boardrules.runtime import loader
 
@@ -129,7 +129,7 @@ def test_a_killed_builds_folder_goes_with_the_next_build(cache):
     it is removed at once, not an hour later; a live build's stays."""
     import socket
 
-    from boardrules.compiler import build
+    from boardrules.compiler.build import artifacts as build
 
     cache.mkdir()
     gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],

@@ -4,7 +4,7 @@ complete are left out before anyone's cash is read)."""
 
 from __future__ import annotations
 
-from boardrules.compiler import ir_text
+from boardrules.compiler.ir import ir_text
 
 RULES = """field space.price: money = 5
 counter space.owner: player? = none

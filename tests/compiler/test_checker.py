@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from boardrules.compiler import ir
-from boardrules.compiler.diagnostics import CompileError
-from boardrules.compiler.error_codes import ErrorCode as E
-from boardrules.compiler.expressions import fold
-from boardrules.compiler.ir import BOOL, INT, STR, Type
+from boardrules.compiler.common.diagnostics import CompileError
+from boardrules.compiler.common.error_codes import ErrorCode as E
+from boardrules.compiler.front.expressions import fold
+from boardrules.compiler.ir import nodes as ir
+from boardrules.compiler.ir.nodes import BOOL, INT, STR, Type
 from boardrules.compiler.pipeline import compile_rules
 
 PLAYER = Type("player")

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from boardrules.compiler import ir
-from boardrules.compiler.codegen import (
+from boardrules.compiler.back.codegen import (
     CodegenError,
     check_capacity,
     comment,
@@ -21,7 +20,8 @@ from boardrules.compiler.codegen import (
     padded,
     pystr,
 )
-from boardrules.compiler.optimize.memo_versions import MemoVersions
+from boardrules.compiler.ir import nodes as ir
+from boardrules.compiler.ir.optimize.memo_versions import MemoVersions
 from boardrules.compiler.pipeline import compile_rules
 from boardrules.runtime.loader import load_module
 

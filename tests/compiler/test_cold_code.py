@@ -1,10 +1,15 @@
-"""compiler/cold_code.py: the Python-facing functions of Cython's C marked for -O0, the
+"""compiler/build/cold_code.py: the Python-facing functions of Cython's C marked for -O0, the
 rest left as Cython wrote it."""
 
 from __future__ import annotations
 
-from boardrules.compiler import build_settings
-from boardrules.compiler.cold_code import COLD_FUNCTIONS, POP, PUSH, mark_cold_functions
+from boardrules.compiler.build import build_settings
+from boardrules.compiler.build.cold_code import (
+    COLD_FUNCTIONS,
+    POP,
+    PUSH,
+    mark_cold_functions,
+)
 
 C = """static PyObject *__pyx_pw_1m_4Game_3score(PyObject *self, PyObject *arg); /*proto*/
 static int __pyx_f_1m_4Game_turn(struct __pyx_obj_1m_Game *self, int p) {

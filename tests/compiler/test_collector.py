@@ -6,7 +6,7 @@ import gc
 
 import pytest
 
-from boardrules.compiler.collector import cycle_collection_paused
+from boardrules.compiler.common.collector import cycle_collection_paused
 
 
 def test_the_collector_is_paused_in_the_block_and_back_after_it():

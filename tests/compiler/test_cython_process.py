@@ -1,4 +1,4 @@
-"""compiler/cython_process.py: a Cython process started ahead of a build writes what a
+"""compiler/build/cython_process.py: a Cython process started ahead of a build writes what a
 fresh one writes, reports its errors alike, and ends with the process that started it
 when no build needs it."""
 
@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from boardrules import cli
-from boardrules.compiler import build, build_settings, codegen, cython_process, template_cache
+from boardrules.compiler.back import codegen, template_cache
+from boardrules.compiler.build import artifacts as build
+from boardrules.compiler.build import build_settings, cython_process
 
 SOURCE = ("import cython\n\n\n@cython.cfunc\n"
           "def twice(x: cython.int) -> cython.int:\n    return x * 2\n")

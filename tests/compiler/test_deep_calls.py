@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from boardrules.compiler.optimize import OPTIMIZATIONS
+from boardrules.compiler.ir.optimize import OPTIMIZATIONS
 from boardrules.compiler.pipeline import compile_rules
 from boardrules.runtime.errors import rules_location
 from boardrules.runtime.loader import import_compilation, load_module
@@ -120,7 +120,7 @@ def test_a_function_is_charged_only_past_the_call_weight(editions):
     """The weight of a function is its calls as written, a counted callee weighing 1: the
     first of a chain of doublings past CALL_WEIGHT is charged, and those above it weigh
     little again."""
-    from boardrules.compiler.call_budget import CALL_WEIGHT, weights
+    from boardrules.compiler.ir.call_budget import CALL_WEIGHT, weights
 
     program = editions.compile(TREES, until="call-budget").program
     w = weights(program)

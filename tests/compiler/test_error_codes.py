@@ -1,4 +1,4 @@
-"""Error codes (compiler/error_codes.py): every compile error carries the code of its kind.
+"""Error codes (compiler/common/error_codes.py): every compile error carries the code of its kind.
 
 Tests match the code and the position of an error, not its wording. This module checks
 that the registry and the compiler's call sites agree (every call site names a code of
@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 
 from boardrules.cli import main
-from boardrules.compiler import error_codes
-from boardrules.compiler.diagnostics import CompileError
-from boardrules.compiler.error_codes import GROUPS, ErrorCode, by_code
+from boardrules.compiler.common import error_codes
+from boardrules.compiler.common.diagnostics import CompileError
+from boardrules.compiler.common.error_codes import GROUPS, ErrorCode, by_code
 from boardrules.compiler.pipeline import compile_rules
 from boardrules.runtime.loader import load_module
 
-COMPILER = Path(error_codes.__file__).resolve().parent
+COMPILER = Path(error_codes.__file__).resolve().parents[1]
 ROOT = COMPILER.parents[1]
 ERRORS_MD = ROOT / "docs" / "errors.md"
 
@@ -293,11 +293,11 @@ def test_check_prints_the_code(editions, capsys):
 
 def test_the_docs_list_exactly_the_registry():
     text = ERRORS_MD.read_text(encoding="utf-8")
-    start = text.index("<!-- generated from boardrules/compiler/error_codes.py")
+    start = text.index("<!-- generated from boardrules/compiler/common/error_codes.py")
     start = text.index("\n", start) + 1
     end = text.index("<!-- end of the generated table -->")
     assert text[start:end] == error_codes.table(), (
         "docs/errors.md differs from the registry: replace its table with the output of "
-        "python -m boardrules.compiler.error_codes")
+        "python -m boardrules.compiler.common.error_codes")
     assert "errors.md" in (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
     assert "docs/errors.md" in (ROOT / "README.md").read_text(encoding="utf-8")

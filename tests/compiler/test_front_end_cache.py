@@ -1,4 +1,4 @@
-"""The front end's results kept on disk (compiler/front_end_cache.py): read back only while
+"""The front end's results kept on disk (compiler/build/front_end_cache.py): read back only while
 nothing they were made from has changed."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from boardrules.compiler import front_end_cache
+from boardrules.compiler.build import front_end_cache
 from boardrules.compiler.pipeline import compile_rules
 from boardrules.runtime.loader import compile_edition
 

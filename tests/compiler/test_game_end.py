@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from boardrules.compiler import ast
-from boardrules.compiler.error_codes import ErrorCode as E
-from boardrules.compiler.parser import parse
+from boardrules.compiler.common.error_codes import ErrorCode as E
+from boardrules.compiler.front import ast
+from boardrules.compiler.front.parser import parse
 from boardrules.harness.simulate import end_reason
 from boardrules.runtime.loader import load_module
 

@@ -3,7 +3,7 @@ unordered handlers that share what one of them changes are warned about."""
 
 from __future__ import annotations
 
-from boardrules.compiler.error_codes import ErrorCode as E
+from boardrules.compiler.common.error_codes import ErrorCode as E
 
 COUNTERS = "counter player.score: int = 0\nevent hit(p: player)\n"
 

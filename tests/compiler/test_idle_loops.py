@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from boardrules.compiler import ir, ir_text
+from boardrules.compiler.ir import ir_text
+from boardrules.compiler.ir import nodes as ir
 from boardrules.runtime.loader import load_module
 
 RULES = """counter player.bought: int = 0

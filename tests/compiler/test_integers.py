@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from boardrules.compiler.error_codes import ErrorCode as E
+from boardrules.compiler.common.error_codes import ErrorCode as E
 from boardrules.runtime.loader import load_module
 
 PROBE = """

@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 
 from boardrules.cli import main
-from boardrules.compiler import modules, source_index
-from boardrules.compiler.build import watching
-from boardrules.compiler.diagnostics import CompileError
-from boardrules.compiler.error_codes import ErrorCode as E
-from boardrules.compiler.libpath import (
+from boardrules.compiler.build import source_index
+from boardrules.compiler.build.artifacts import watching
+from boardrules.compiler.common.diagnostics import CompileError
+from boardrules.compiler.common.error_codes import ErrorCode as E
+from boardrules.compiler.front import modules
+from boardrules.compiler.front.libpath import (
     ENV,
     bundled_library,
     find_library,
@@ -24,8 +25,8 @@ from boardrules.compiler.libpath import (
     search_path,
     source_size,
 )
+from boardrules.compiler.front.modules import load_sources
 from boardrules.compiler.library_check import check_library, library_module
-from boardrules.compiler.modules import load_sources
 from boardrules.compiler.pipeline import compile_rules
 from boardrules.harness.scaffold import new_edition
 from boardrules.runtime.loader import (

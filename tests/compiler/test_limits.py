@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from boardrules.compiler import ir_text
-from boardrules.compiler.error_codes import ErrorCode as E
-from boardrules.compiler.limits import BLOCK_DEPTH, EXPRESSION_DEPTH
+from boardrules.compiler.common.error_codes import ErrorCode as E
+from boardrules.compiler.ir import ir_text
+from boardrules.compiler.ir.limits import BLOCK_DEPTH, EXPRESSION_DEPTH
 from boardrules.runtime.loader import import_compilation, load_module, published_name
 
 DATA = "counter pot: int = 0\n"
@@ -94,7 +94,7 @@ def test_a_pass_out_of_stack_is_a_located_error(editions, monkeypatch, failing):
     called from deep in another program's (a fuzzer's: scenario dice order, walked after
     check, once did): any pass's RecursionError is the edition's error, not a traceback."""
     from boardrules.compiler import pipeline
-    from boardrules.compiler.diagnostics import CompileError
+    from boardrules.compiler.common.diagnostics import CompileError
 
     def out_of_stack(c):
         raise RecursionError
@@ -110,7 +110,7 @@ def test_a_pass_out_of_stack_is_a_located_error(editions, monkeypatch, failing):
 def test_running_out_of_stack_points_at_the_deepest_expression(editions):
     """3000 unary minus signs (the checker recurses once per operation): the error is at
     the innermost operand, not at the edition's header."""
-    from boardrules.compiler.diagnostics import CompileError
+    from boardrules.compiler.common.diagnostics import CompileError
 
     body = DATA + "rule r { on turn(p: player) {\n  pot = " + "-" * 3000 + "1\n} }\n"
     with pytest.raises(CompileError) as info:

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from boardrules.compiler import ir
-from boardrules.compiler.codegen import whole_word
+from boardrules.compiler.back.codegen import whole_word
+from boardrules.compiler.ir import derived
+from boardrules.compiler.ir import nodes as ir
 from boardrules.runtime.loader import compile_edition, import_compilation
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,7 +29,7 @@ def _kept(game, counter: str) -> dict[str, list[int]]:
     return arrays
 
 
-def _wholes(game, program: ir.Program, cx: ir.CounterIndex) -> dict[str, list[int]]:
+def _wholes(game, program: ir.Program, cx: derived.CounterIndex) -> dict[str, list[int]]:
     """Each whole-key word worked out from the counter itself."""
     owner = list(getattr(game, "c_" + cx.counter))
     words = {}

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from boardrules.compiler.diagnostics import CompileError
-from boardrules.compiler.error_codes import ErrorCode as E
-from boardrules.compiler.modules import library_dir, load_sources
+from boardrules.compiler.common.diagnostics import CompileError
+from boardrules.compiler.common.error_codes import ErrorCode as E
+from boardrules.compiler.front.modules import library_dir, load_sources
 
 HEAD = 'edition "T" { rulebook "rulebook.txt" }\n'
 

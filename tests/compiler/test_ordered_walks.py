@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from boardrules.compiler import ast, ir
-from boardrules.compiler.error_codes import ErrorCode as E
-from boardrules.compiler.ir_text import block
-from boardrules.compiler.mutation_text import mutated_line
-from boardrules.compiler.mutations import apply, mutants
-from boardrules.compiler.parser import parse
+from boardrules.compiler.common.error_codes import ErrorCode as E
+from boardrules.compiler.front import ast
+from boardrules.compiler.front.parser import parse
+from boardrules.compiler.ir import nodes as ir
+from boardrules.compiler.ir.ir_text import block
+from boardrules.compiler.mutation.mutation_text import mutated_line
+from boardrules.compiler.mutation.mutations import apply, mutants
 from boardrules.compiler.pipeline import compile_rules
 from boardrules.harness import describe_structures
 from boardrules.harness.scenarios import cases, load_edition, run_case

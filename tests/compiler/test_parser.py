@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from boardrules.compiler import ast
-from boardrules.compiler.diagnostics import CompileError, Span
-from boardrules.compiler.error_codes import ErrorCode as E
-from boardrules.compiler.parser import parse
+from boardrules.compiler.common.diagnostics import CompileError, Span
+from boardrules.compiler.common.error_codes import ErrorCode as E
+from boardrules.compiler.front import ast
+from boardrules.compiler.front.parser import parse
 
 PATH = "t.rules"
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from boardrules.compiler.diagnostics import Reporter
-from boardrules.compiler.error_codes import ErrorCode as E
-from boardrules.compiler.quotes import check_quotes, quoted_units, rulebook_path
-from boardrules.compiler.rulebook import Rulebook, fold, load_rulebook
+from boardrules.compiler.common.diagnostics import Reporter
+from boardrules.compiler.common.error_codes import ErrorCode as E
+from boardrules.compiler.front.quotes import check_quotes, quoted_units, rulebook_path
+from boardrules.compiler.front.rulebook import Rulebook, fold, load_rulebook
 
 
 def book(text: str) -> Rulebook:

@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-from boardrules.compiler.codegen import generate
-from boardrules.compiler.error_codes import ErrorCode as E
+from boardrules.compiler.back.codegen import generate
+from boardrules.compiler.common.error_codes import ErrorCode as E
 from boardrules.runtime.loader import load_module
 
 DATA = "counter pot: int = 0\n"

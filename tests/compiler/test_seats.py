@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from boardrules.compiler.error_codes import ErrorCode as E
-from boardrules.compiler.ir import Type
+from boardrules.compiler.common.error_codes import ErrorCode as E
+from boardrules.compiler.ir.nodes import Type
 
 BONUS = """rule bonus {
   on start() {

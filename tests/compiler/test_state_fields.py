@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from boardrules.compiler.state_fields import c_fields, fill_state_code
+from boardrules.compiler.back.state_fields import c_fields, fill_state_code
 
 MODULE = '''
 class Rng:
@@ -20,7 +20,7 @@ class Kernel:
 class Game(KernelApi):
     c_space_owner: cython.int[40]
     kept_item: cython.short[8]
-    STATE_FIELDS: tuple = ()  # (filled in by compiler/state_fields.py)
+    STATE_FIELDS: tuple = ()  # (filled in by compiler/back/state_fields.py)
 
     def copy_c_fields_into(self, other):
         if cython.compiled:

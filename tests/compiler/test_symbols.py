@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from boardrules.compiler import ast
-from boardrules.compiler.error_codes import ErrorCode as E
-from boardrules.compiler.primitives import KERNEL_FUNCTIONS, KERNEL_PARAMETER_NAMES
+from boardrules.compiler.common.error_codes import ErrorCode as E
+from boardrules.compiler.front import ast
+from boardrules.compiler.front.primitives import KERNEL_FUNCTIONS, KERNEL_PARAMETER_NAMES
 
 EDITION_HEAD = """edition "T" {
   rulebook "rulebook.txt"

@@ -7,7 +7,7 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from boardrules.compiler import codegen, template_cache
+from boardrules.compiler.back import codegen, template_cache
 
 TEMPLATES = {"page.j2": "{% for x in xs %}{{ x }};{% endfor %}"}
 

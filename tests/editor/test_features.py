@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from lsprotocol import types as lsp
 
-from boardrules.compiler.error_codes import ErrorCode
+from boardrules.compiler.common.error_codes import ErrorCode
 from boardrules.editor import features
 from boardrules.editor.analysis import WHILE_TYPING, analyse
 

@@ -12,7 +12,7 @@ from lsprotocol import types as lsp
 from pygls.lsp.client import LanguageClient
 
 from boardrules.cli import main
-from boardrules.compiler.error_codes import ErrorCode
+from boardrules.compiler.common.error_codes import ErrorCode
 
 from .shipped import ROOT
 

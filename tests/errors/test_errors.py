@@ -28,8 +28,8 @@ from pathlib import Path
 
 import pytest
 
-from boardrules.compiler.diagnostics import CompileError
-from boardrules.compiler.parser import parse
+from boardrules.compiler.common.diagnostics import CompileError
+from boardrules.compiler.front.parser import parse
 from boardrules.compiler.pipeline import compile_rules
 
 CASES = Path(__file__).resolve().parent / "cases"

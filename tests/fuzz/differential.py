@@ -20,8 +20,8 @@ from types import ModuleType
 
 from programs import INPUTS, RULEBOOK, edition
 
-from boardrules.compiler.diagnostics import CompileError
-from boardrules.compiler.optimize import OPTIMIZATIONS
+from boardrules.compiler.common.diagnostics import CompileError
+from boardrules.compiler.ir.optimize import OPTIMIZATIONS
 from boardrules.compiler.pipeline import compile_rules
 from boardrules.runtime.errors import rules_location
 from boardrules.runtime.loader import import_compilation

@@ -17,10 +17,11 @@ from pathlib import Path
 
 from rules_mutants import EDITIONS, RULESETS, Mutant
 
-from boardrules.compiler import library_check, modules
-from boardrules.compiler.diagnostics import CompileError, Diagnostic, terminal_text
+from boardrules.compiler import library_check
+from boardrules.compiler.common.diagnostics import CompileError, Diagnostic, terminal_text
+from boardrules.compiler.front import modules
+from boardrules.compiler.front.parser import parse
 from boardrules.compiler.library_check import check_library, library_module
-from boardrules.compiler.parser import parse
 from boardrules.compiler.pipeline import PASS_NAMES, compile_rules
 
 CHECK_UNTIL = "nesting"  # the last pass of the front end proper (the optimizations follow)

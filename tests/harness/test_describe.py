@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from boardrules.cli import main
-from boardrules.compiler.diagnostics import source_lines
+from boardrules.compiler.common.diagnostics import source_lines
 from boardrules.harness.describe import describe, format_text
 from boardrules.harness.describe_format import SECTIONS as DESCRIBED
 from boardrules.harness.describe_text import expr_text

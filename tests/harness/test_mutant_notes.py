@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from boardrules.compiler.mutation_text import AGGREGATE_WIDTH
-from boardrules.compiler.mutations import mutants
+from boardrules.compiler.mutation.mutation_text import AGGREGATE_WIDTH
+from boardrules.compiler.mutation.mutations import mutants
 from boardrules.compiler.pipeline import compile_rules
 from boardrules.harness.mutant_notes import match_notes, names, note_names
 

@@ -12,7 +12,7 @@ import pytest
 from headless import browser_found, headless_page, scrolls_sideways
 
 from boardrules.cli import main
-from boardrules.compiler.mutations import mutants
+from boardrules.compiler.mutation.mutations import mutants
 from boardrules.compiler.pipeline import compile_rules
 from boardrules.harness.coverage import Report, apply_mutation, coverage
 from boardrules.harness.coverage_html import render_html as render_coverage
@@ -65,7 +65,7 @@ def _statuses(report: Report) -> dict[str, str]:
 def test_a_changed_number_can_be_named_by_its_enclosing_expression():
     """Two numbers of one line read alike (`0 -> 1`): a note tells them apart by the
     expression around each, as in `rule tax: p.cash >= 3 -> p.cash >= 4`."""
-    from boardrules.compiler.mutations import mutants
+    from boardrules.compiler.mutation.mutations import mutants
     from boardrules.compiler.pipeline import compile_rules
 
     line = next(i for i, text in enumerate(EDITION.read_text().splitlines(), 1)

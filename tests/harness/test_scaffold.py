@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from boardrules.cli import main
-from boardrules.compiler.parser import parse
+from boardrules.compiler.front.parser import parse
+from boardrules.compiler.front.rulebook import Rulebook
 from boardrules.compiler.pipeline import compile_rules
-from boardrules.compiler.rulebook import Rulebook
 from boardrules.harness.coverage import coverage
 from boardrules.harness.scaffold import PLACEHOLDERS, SENTENCES, ScaffoldError, new_edition
 from boardrules.harness.scenarios import run_edition

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from boardrules.cli import main
-from boardrules.compiler import source_index
-from boardrules.compiler.build import artifact_for
+from boardrules.compiler.build import source_index
+from boardrules.compiler.build.artifacts import artifact_for
 from boardrules.harness.scenarios import cases, run_edition
 from boardrules.runtime.loader import compile_edition, publish_compilation
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from boardrules.compiler import codegen
-from boardrules.compiler.codegen import generate_scenarios
+from boardrules.compiler.back import codegen
+from boardrules.compiler.back.codegen import generate_scenarios
 from boardrules.compiler.pipeline import compile_rules
 from boardrules.harness.scenarios import cases, run_case
 from boardrules.runtime import reflection

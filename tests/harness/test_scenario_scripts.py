@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from boardrules.cli import main
-from boardrules.compiler.diagnostics import CompileError
+from boardrules.compiler.common.diagnostics import CompileError
 from boardrules.compiler.pipeline import compile_rules
 from boardrules.harness.scenarios import cases, run_case
 

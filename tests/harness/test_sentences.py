@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from boardrules.compiler.rulebook import fold
+from boardrules.compiler.front.rulebook import fold
 from boardrules.harness.sentences import rulebook_sentences, split_sentences
 
 RULEBOOKS = Path(__file__).resolve().parents[2] / "rulesets"

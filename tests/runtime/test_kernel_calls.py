@@ -7,10 +7,10 @@ import ast
 import re
 from pathlib import Path
 
-import boardrules.compiler
-from boardrules.compiler.kernel_facts import kernel_source
+import boardrules.compiler.back
+from boardrules.compiler.common.kernel_facts import kernel_source
 
-TEMPLATE = Path(boardrules.compiler.__file__).parent / "templates" / "module.py.j2"
+TEMPLATE = Path(boardrules.compiler.back.__file__).parent / "templates" / "module.py.j2"
 
 
 def c_methods(source: str) -> dict[str, list[str]]:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from boardrules.compiler.codegen import CAPACITY
-from boardrules.compiler.kernel_facts import kernel_source
+from boardrules.compiler.back.codegen import CAPACITY
+from boardrules.compiler.common.kernel_facts import kernel_source
 
 SIZE_OF = {
     "players": ("cash", "position", "alive", "policy", "held_first", "held_version"),
@@ -56,7 +56,7 @@ def test_interpreted_starting_lists_are_the_capacities():
 
 def test_the_rare_error_value_is_the_kernels_constant():
     """Value-returning kernel methods signal an exception with ERROR_VALUE, written out."""
-    from boardrules.compiler.codegen import ERROR_VALUE
+    from boardrules.compiler.back.codegen import ERROR_VALUE
 
     written = set(re.findall(r"exceptval\((-\d+), check=True\)", kernel_source()))
     assert written == {"-1", str(ERROR_VALUE)}

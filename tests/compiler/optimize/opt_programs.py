@@ -8,8 +8,8 @@ exactly as before (the golden digests check the shipped editions)."""
 
 from __future__ import annotations
 
-from boardrules.compiler import ir
-from boardrules.compiler.codegen import generate
+from boardrules.compiler.back.codegen import generate
+from boardrules.compiler.ir import nodes as ir
 
 DATA = """enum color { red, blue }
 group reds "Reds"

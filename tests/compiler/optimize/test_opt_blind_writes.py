@@ -7,8 +7,10 @@ from __future__ import annotations
 import pytest
 from opt_programs import function, module_namespace
 
-from boardrules.compiler import ir, ir_text, pipeline
-from boardrules.compiler.optimize.walk import stmt_exprs, walk_expr, walk_stmts
+from boardrules.compiler import pipeline
+from boardrules.compiler.ir import ir_text
+from boardrules.compiler.ir import nodes as ir
+from boardrules.compiler.ir.optimize.walk import stmt_exprs, walk_expr, walk_stmts
 
 RULES = """counter player.sold: int = 0
 counter player.thrown: int = 0
@@ -110,7 +112,7 @@ def test_a_window_closed_at_once_counts_its_round_as_the_loop_guard_does(edition
     """The round in which all would have passed is counted (a turn that loops without end
     fails after as many rounds as without the pass: found by the long differential fuzz,
     program 961 of seed 7); at the limit the window runs, and fails where it would have."""
-    from boardrules.compiler.kernel_facts import kernel_constants
+    from boardrules.compiler.common.kernel_facts import kernel_constants
 
     program = editions.compile(RULES, until="codegen").program
     game = module_namespace(program)["Game"](3, seed=1)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from opt_programs import TWO_GROUPS
 
-from boardrules.compiler import ir
+from boardrules.compiler.ir import nodes as ir
 
 # ---- count-queries ----------------------------------------------------------------------------
 

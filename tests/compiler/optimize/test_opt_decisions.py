@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from opt_programs import DATA
 
-from boardrules.compiler import ir_text
-from boardrules.compiler.error_codes import ErrorCode as E
+from boardrules.compiler.common.error_codes import ErrorCode as E
+from boardrules.compiler.ir import ir_text
 
 # ---- the legal options of a decision ------------------------------------------------------
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 import pytest
 from opt_programs import DATA, function
 
-from boardrules.compiler import ir, ir_text
-from boardrules.compiler.optimize import OPTIMIZATIONS, analyse
-from boardrules.compiler.optimize.walk import walk_expr
+from boardrules.compiler.ir import ir_text
+from boardrules.compiler.ir import nodes as ir
+from boardrules.compiler.ir.optimize import OPTIMIZATIONS, analyse
+from boardrules.compiler.ir.optimize.walk import walk_expr
 from boardrules.compiler.pipeline import PASS_NAMES
 
 
@@ -85,7 +86,7 @@ def test_recursion_through_several_procedures_and_only_theirs_is_unsafe(editions
     ("", [1, 1, 1]),
 ])
 def test_the_pass_mask_keeps_only_spaces_where_a_handler_may_run(editions, guard, mask):
-    from boardrules.compiler.codegen import pass_mask
+    from boardrules.compiler.back.codegen import pass_mask
 
     program = editions.compile(DATA + (
         f"rule salary {{ on pass(p: player, s: space) {guard} {{ pay(bank, p, 1) }} }}\n"),
@@ -99,7 +100,7 @@ def test_the_pass_mask_keeps_only_spaces_where_a_handler_may_run(editions, guard
 def test_a_call_that_may_end_the_turn_leaves_the_test_that_reads_it(editions):
     """`if not stuck(p)` becomes `let call_result_1 = stuck(p)` then `if not call_result_1`:
     the turn ends through the unwinding flag, not an exception from inside the test."""
-    from boardrules.compiler.codegen import generate
+    from boardrules.compiler.back.codegen import generate
 
     body = DATA + (
         "proc stuck(p: player) -> bool {\n  if p.cash < 5 { end turn }\n  return false\n}\n"

@@ -93,8 +93,8 @@ def test_a_group_versioned_memo_answers_as_its_walk_after_every_write(editions):
 def test_a_read_through_a_call_names_the_callers_own_parameter(editions):
     """`raised_in(s.group)` in a procedure whose first parameter it assigns: the read is of
     s's group, s counted among all the procedure's parameters (the assigned one too)."""
-    from boardrules.compiler.optimize.field_versions import Within
-    from boardrules.compiler.optimize.memo import ReadSets
+    from boardrules.compiler.ir.optimize.field_versions import Within
+    from boardrules.compiler.ir.optimize.memo import ReadSets
 
     program = editions.compile(GROUP_RULES + (
         "proc raised_in(g: group?) -> int {\n"

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from opt_programs import DATA, DATA_BOARD, function, random_traces
 
-from boardrules.compiler import ir, ir_text
+from boardrules.compiler.ir import ir_text
+from boardrules.compiler.ir import nodes as ir
 
 # ---- lift-early-exits and order-conjuncts ----------------------------------------------------
 
@@ -207,8 +208,8 @@ def test_a_lazy_hoisted_value_fails_only_where_the_walk_would_have(editions):
 def test_a_lazy_value_read_again_after_a_certain_read_is_read_as_it_is():
     """In the branches of a conditional whose test read it, and right of `and`; not beside
     it in an operation whose parts C may evaluate in another order."""
-    from boardrules.compiler.optimize.hoist import _settled
-    from boardrules.compiler.optimize.walk import walk_expr
+    from boardrules.compiler.ir.optimize.hoist import _settled
+    from boardrules.compiler.ir.optimize.walk import walk_expr
 
     lazy = ir.Hoisted(ir.INT, "h", lazy=True)
     three = ir.Const(ir.INT, 3)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from boardrules.compiler import ir, ir_text
+from boardrules.compiler.ir import derived, ir_text
+from boardrules.compiler.ir import nodes as ir
 from boardrules.runtime.loader import load_module
 
 RULES = """edition "T" {
@@ -61,11 +62,11 @@ def test_a_flag_test_leaves_the_filter_for_the_flags_word(editions):
     dearest = aggregate(program, "dearest_pledged")
     assert dearest.domain.mask == 0b11111
     (word,) = dearest.domain.words
-    assert word == ir.Word("vx_space_pledged", "", ir.Const(ir.INT, 1))
+    assert word == derived.Word("vx_space_pledged", "", ir.Const(ir.INT, 1))
     assert ir_text.expr(dearest.where) == "(s.space_level < 3)"
     assert "and vx_space_pledged[1]" in ir_text.aggregate(dearest)
     free = aggregate(program, "free_held")
-    assert free.domain.words == (ir.Word("vx_space_pledged", "", ir.Const(ir.INT, 0)),)
+    assert free.domain.words == (derived.Word("vx_space_pledged", "", ir.Const(ir.INT, 0)),)
     assert free.where is None
     indexes = {cx.counter: cx for cx in program.counter_indexes}
     assert indexes["space_pledged"].bits and not indexes["space_pledged"].listed

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from opt_programs import DATA, DATA_BOARD, calls, function
 
-from boardrules.compiler import ir, ir_text
-from boardrules.compiler.error_codes import ErrorCode as E
-from boardrules.compiler.optimize import analyse
-from boardrules.compiler.optimize.walk import body_exprs, walk_expr
+from boardrules.compiler.common.error_codes import ErrorCode as E
+from boardrules.compiler.ir import ir_text
+from boardrules.compiler.ir import nodes as ir
+from boardrules.compiler.ir.optimize import analyse
+from boardrules.compiler.ir.optimize.walk import body_exprs, walk_expr
 
 # ---- fold-constants ---------------------------------------------------------------------------
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from opt_programs import DATA, function
 
-from boardrules.compiler import ir, ir_text
+from boardrules.compiler.ir import ir_text
+from boardrules.compiler.ir import nodes as ir
 
 # ---- guard-loops -----------------------------------------------------------------------------
 
@@ -55,7 +56,7 @@ def test_a_loop_windows_run_is_skipped_when_no_member_passes_its_kept_part(editi
 def test_a_guarded_loop_plays_as_before(editions, monkeypatch):
     """The same seeded games with the guard as without it (the pass left out)."""
     from boardrules.compiler import pipeline
-    from boardrules.compiler.codegen import generate
+    from boardrules.compiler.back.codegen import generate
 
     def games(program: ir.Program) -> list:
         namespace: dict = {"__name__": "generated_under_test"}

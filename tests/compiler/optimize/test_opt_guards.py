@@ -8,7 +8,7 @@ import random
 
 from opt_programs import DATA, SMALL_GROUPS_BOARD
 
-from boardrules.compiler import ir_text
+from boardrules.compiler.ir import ir_text
 
 # ---- guard-aggregates ------------------------------------------------------------------------
 
@@ -79,7 +79,7 @@ def test_a_guard_keeps_the_conjuncts_that_read_only_the_walked_counter(editions)
 
 
 def test_a_guarded_question_answers_as_before(editions):
-    from boardrules.compiler.codegen import generate
+    from boardrules.compiler.back.codegen import generate
     from boardrules.compiler.pipeline import compile_rules
 
     compilation = compile_rules(editions.write(GUARD_RULES))
@@ -174,7 +174,7 @@ def test_a_guarded_question_walks_the_members_its_guard_kept(editions):
 def test_kept_members_follow_every_write(editions):
     """Whatever the rules write between two questions (owners, levels, cash), of either
     player, the kept members give the answer a walk of the whole board gives."""
-    from boardrules.compiler.codegen import generate
+    from boardrules.compiler.back.codegen import generate
     from boardrules.compiler.pipeline import compile_rules
 
     compilation = compile_rules(editions.write(SMALL_GROUPS_BOARD + KEEP_RULES, prelude=False))

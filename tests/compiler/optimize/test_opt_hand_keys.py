@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from opt_programs import DATA, module_namespace
 
-from boardrules.compiler import ir_text
+from boardrules.compiler.ir import ir_text
 
 TONES = DATA + """deck luck(p: player) "Luck" {
   card c0 "C0." keep

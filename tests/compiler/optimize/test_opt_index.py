@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from opt_programs import DATA, DATA_BOARD, SMALL_GROUPS_BOARD, calls, random_traces
 
-from boardrules.compiler import ir_text
-from boardrules.compiler.optimize.walk import walk_expr
+from boardrules.compiler.ir import ir_text
+from boardrules.compiler.ir.optimize.walk import walk_expr
 
 # ---- index-filters ---------------------------------------------------------------------------
 
@@ -121,7 +121,7 @@ def test_the_index_with_the_fewest_members_a_value_serves_the_filter(editions):
 
 def test_the_counter_index_follows_every_write(editions):
     """Writes by the rules and by the reflection API keep the members in entity order."""
-    from boardrules.compiler.codegen import generate
+    from boardrules.compiler.back.codegen import generate
 
     path = editions.write(DATA + (
         "proc owned(p: player) -> int { return count(s in spaces where s.owner == p) }\n"
@@ -177,8 +177,8 @@ def test_a_decisions_options_walk_an_index_in_the_same_order(editions, monkeypat
     the same card as a scan of every card would (the legality of a given answer is still
     tested against the whole filter)."""
     from boardrules.compiler import pipeline
-    from boardrules.compiler.codegen import generate
-    from boardrules.compiler.optimize import index
+    from boardrules.compiler.back.codegen import generate
+    from boardrules.compiler.ir.optimize import index
 
     path = editions.write(WALK_RULES)
     walked = pipeline.compile_rules(path).program

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from opt_programs import DATA, calls, function
 
-from boardrules.compiler import ir, ir_text
-from boardrules.compiler.optimize.walk import body_exprs, walk_expr
+from boardrules.compiler.ir import ir_text
+from boardrules.compiler.ir import nodes as ir
+from boardrules.compiler.ir.optimize.walk import body_exprs, walk_expr
 
 # ---- inline-procedures -----------------------------------------------------------------------
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from opt_programs import DATA, function
 
-from boardrules.compiler import ir, ir_text
-from boardrules.compiler.optimize import analyse
-from boardrules.compiler.optimize.walk import body_exprs, walk_expr
+from boardrules.compiler.ir import ir_text
+from boardrules.compiler.ir import nodes as ir
+from boardrules.compiler.ir.optimize import analyse
+from boardrules.compiler.ir.optimize.walk import body_exprs, walk_expr
 
 # ---- known-elements ---------------------------------------------------------------------------
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from opt_programs import DATA
 
-from boardrules.compiler import ir
-from boardrules.compiler.optimize.walk import walk_stmts
+from boardrules.compiler.ir import nodes as ir
+from boardrules.compiler.ir.optimize.walk import walk_stmts
 
 
 def test_a_walk_of_the_seats_is_not_counted_but_a_long_range_is(editions):

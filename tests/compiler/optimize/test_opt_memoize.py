@@ -8,7 +8,7 @@ import random
 
 from opt_programs import DATA, DATA_BOARD
 
-from boardrules.compiler import ir_text
+from boardrules.compiler.ir import ir_text
 
 # ---- memoize-aggregates ------------------------------------------------------------------------
 
@@ -166,7 +166,7 @@ def test_a_cash_keyed_memo_keeps_the_range_of_cash_with_the_same_answer(editions
 
 
 def test_a_cash_range_memo_answers_as_a_walk_does(editions):
-    from boardrules.compiler.codegen import generate
+    from boardrules.compiler.back.codegen import generate
     from boardrules.compiler.pipeline import compile_rules
 
     compilation = compile_rules(editions.write(RANGE_RULES))
@@ -216,7 +216,7 @@ rule r { on land(p: player, s: space) {
 
 def test_a_memo_keyed_by_the_declared_field_its_argument_is_read_through(editions):
     """`raised_group(s)` reads s only as s.group: the spaces of a group share one slot."""
-    from boardrules.compiler.codegen import generate
+    from boardrules.compiler.back.codegen import generate
     from boardrules.compiler.pipeline import compile_rules
 
     compilation = compile_rules(editions.write(KEYED_RULES, prelude=False))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from opt_programs import DATA, DATA_BOARD
 
-from boardrules.compiler.optimize.none_slots import uses_of_none
+from boardrules.compiler.ir.optimize.none_slots import uses_of_none
 
 OWNED = ("proc mine(p: player) -> int { return count(s in spaces where s.owner == p) }\n"
          "proc others(p: player) -> int {\n"
@@ -35,7 +35,7 @@ def test_an_index_walked_for_none_keeps_its_members(editions):
 def test_a_walk_of_bits_of_every_owner_but_some_starts_from_every_owners_word(editions):
     """Three spaces make `others` a walk of bits: without a word of none's members, it
     takes the spaces with an owner (every value's word) but p's, and counts as a scan."""
-    from boardrules.compiler.codegen import generate
+    from boardrules.compiler.back.codegen import generate
     from boardrules.compiler.pipeline import compile_rules
 
     path = editions.write(DATA_BOARD + DATA + OWNED + (
@@ -67,7 +67,7 @@ def test_none_walked_only_as_bits_keeps_its_word_but_no_list(editions):
     the word right."""
     import random
 
-    from boardrules.compiler.codegen import generate
+    from boardrules.compiler.back.codegen import generate
     from boardrules.compiler.pipeline import compile_rules
 
     path = editions.write(DATA_BOARD + DATA + OWNED + (

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from opt_programs import DATA, module_namespace
 
-from boardrules.compiler import ir_text
+from boardrules.compiler.ir import ir_text
 from boardrules.compiler.pipeline import compile_rules
 from boardrules.runtime.loader import load_module
 

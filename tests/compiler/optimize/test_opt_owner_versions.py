@@ -9,8 +9,8 @@ import random
 
 from opt_programs import TWO_GROUPS
 
-from boardrules.compiler import ir_text
-from boardrules.compiler.codegen import generate
+from boardrules.compiler.back.codegen import generate
+from boardrules.compiler.ir import ir_text
 from boardrules.compiler.pipeline import compile_rules
 
 BOARD = TWO_GROUPS + """counter space.level: int = 0

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 from opt_programs import DATA, DATA_BOARD, function, module_namespace
 
-from boardrules.compiler import ir_text, pipeline
+from boardrules.compiler import pipeline
+from boardrules.compiler.ir import ir_text
 
 RULES = DATA_BOARD + DATA + (
     "counter player.seen: int = 0\n"

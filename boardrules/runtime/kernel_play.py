@@ -1,0 +1,325 @@
+# ruff: noqa: F405
+# The game loop, in Cython pure-Python mode: start, turns and rounds, the end of the game
+# and its winner, then resting spaces, movement and the turn order. Pasted between
+# kernel.py (the game's state and the hooks this loop calls, which the edition's Game
+# overrides) and kernel_primitives.py (see kernel.py).
+import cython
+
+from .kernel import *  # noqa: F403  (one text when pasted)
+from .kernel_support import *  # noqa: F403
+
+
+@cython.cclass
+class Play(Kernel):
+    """The game loop, movement and the turn order."""
+
+    # ---- the game loop ----------------------------------------------------------
+    @cython.ccall
+    def start(self) -> cython.int:
+        """Deal the decks, run the start rules and pick the first player (once)."""
+        d: cython.int
+        i: cython.int
+        if self.started:
+            return 0
+        self.started = True
+        for d in range(self.n_decks):
+            self.deck_head[d] = 0
+            self.deck_count[d] = self.deck_size[d]
+            for i in range(self.deck_size[d]):
+                self.queue[self.deck_first[d] + i] = self.deck_first[d] + i
+            self.k_shuffle(d)
+        try:
+            self.event_start()
+        except Unwind:
+            pass
+        self.settle_unwinding()
+        self.current = self.first_player()
+        if self.tracing:
+            self.trace_lines.append(f"start first=p{self.current + 1}")
+        return 0
+
+    @cython.ccall
+    def play(self, max_turns: cython.int = -1) -> cython.int:
+        """Play turns until the game is over, capped, or max_turns more turns were played."""
+        played: cython.int = 0
+        p: cython.int
+        self.start()
+        while not self.over and (max_turns < 0 or played < max_turns):
+            if self.turn_cap > 0 and self.turn >= self.turn_cap:
+                self.capped = True
+                self.over = True
+                break
+            p = self.current
+            played += 1
+            self.run_turn(p)
+            if self.over or self.k_game_ends():
+                self.over = True
+                break
+            self.current = self.k_next_player(p)
+        return played
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-1)
+    def run_turn(self, p: cython.int) -> cython.int:
+        """One turn of p: the turn rules until they end (or end the game)."""
+        self.current = p
+        self.rounds = 0
+        self.call_depth = 0
+        self.turn += 1
+        self.in_turn = True
+        self.handling = 0
+        self.throw_open = False
+        if self.tracing:
+            self.k_turn_noted(p)
+        if self.unwinds:
+            self.k_turn_unwinding(p)
+        else:
+            self.event_turn(p)
+        self.settle_unwinding()
+        self.in_turn = False
+        if self.throw_open:  # the turn's last throw is over
+            self.k_rest()
+        self.k_count_round(p)
+        return 0
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-1)
+    def k_turn_unwinding(self, p: cython.int) -> cython.int:
+        """The turn's rules of a program whose `end turn` may leave an expression (an
+        exception): caught here, out of run_turn's plain path."""
+        try:
+            self.event_turn(p)
+        except Unwind:
+            pass
+        return 0
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-1)
+    def k_turn_noted(self, p: cython.int) -> cython.int:
+        """A turn's trace line, out of run_turn's plain path."""
+        self.trace_lines.append(f"turn {self.turn} p{p + 1} cash={self.cash[p]}")
+        return 0
+
+    @cython.cfunc
+    @cython.final
+    @cython.inline
+    @cython.exceptval(check=False)
+    def k_count_round(self, p: cython.int) -> cython.int:
+        """p has had a turn: the round is complete once every player still in has had one."""
+        self.had_turn |= cython.cast(cython.uint, 1) << p
+        if self.alive_seats & ~self.had_turn:
+            return 0
+        self.round_count += 1
+        self.had_turn = 0
+        return 0
+
+    @cython.cfunc
+    @cython.final
+    @cython.inline
+    @cython.exceptval(-1, check=True)
+    def k_game_ends(self) -> cython.bint:
+        """After a turn: whether the game is over (`over when`, else the round limit)."""
+        limit: cython.int
+        if self.game_over():
+            return True
+        limit = self.round_limit()
+        if limit > 0 and self.round_count >= limit:
+            self.ended_by = END_ROUNDS
+            return True
+        return False
+
+    @cython.cfunc
+    @cython.final
+    @cython.inline
+    @cython.exceptval(check=False)
+    def settle_unwinding(self) -> cython.int:
+        """The rules have returned to the loop: `end game` ends it, `end turn` is done."""
+        if self.unwinding == UNWIND_GAME:
+            self.over = True
+        self.unwinding = 0
+        return 0
+
+    @cython.ccall
+    def winner(self) -> cython.int:
+        """The seat with the highest score among the players still in (first seat on ties)."""
+        best: cython.int = -1
+        best_score: cython.int = 0
+        value: cython.int
+        p: cython.int
+        if self.declared_winner >= 0:  # named by the rules (end game winner p)
+            return self.declared_winner
+        for p in range(self.n_players):
+            if not self.alive[p]:
+                continue
+            value = self.score(p)
+            if best < 0 or value > best_score:
+                best, best_score = p, value
+        return best
+
+    # ---- resting spaces ----------------------------------------------------------
+    # A throw is the dice the turn's own rules roll (not a land or pass handler's, such as
+    # a utility's or a card's dice) until the turn's player's token is next placed. It is
+    # over when the next throw begins or the turn ends: the space the token then rests on
+    # counts once (a card's move or a trip to Jail included; a throw moving nothing rests).
+    @cython.cfunc
+    @cython.final
+    @cython.inline
+    @cython.exceptval(check=False)
+    def k_note_throw(self) -> cython.int:
+        """A die of the turn's rules: after a placement it begins a new throw."""
+        if self.throw_open and self.placed_since_throw:
+            self.k_rest()
+        self.throw_open = True
+        self.placed_since_throw = False
+        return 0
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(check=False)
+    def k_rest(self) -> cython.int:
+        """The open throw is over: count where the turn's player rests. A player who went
+        bankrupt on that throw counts too, as published landing tables count every throw."""
+        self.throw_open = False
+        self.rest_count[self.position[self.current]] += 1
+        return 0
+
+    # ---- decks -------------------------------------------------------------------
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(check=False)
+    def k_shuffle(self, d: cython.int) -> cython.int:
+        first: cython.int = self.deck_first[d]
+        size: cython.int = self.deck_size[d]
+        n: cython.int = self.deck_count[d]
+        i: cython.int
+        j: cython.int
+        a: cython.int
+        b: cython.int
+        tmp: cython.int
+        if self.chance_mode:  # the cards are revealed one by one as they are drawn
+            self.unrevealed[d] = n
+            return 0
+        for i in range(n - 1, 0, -1):
+            j = self.chance.draw_below(i + 1)
+            a = first + (self.deck_head[d] + i) % size
+            b = first + (self.deck_head[d] + j) % size
+            tmp = self.queue[a]
+            self.queue[a] = self.queue[b]
+            self.queue[b] = tmp
+        return 0
+
+    # ---- movement --------------------------------------------------------------
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-1)
+    def k_move(self, p: cython.int, steps: cython.int) -> cython.int:
+        """Move p by steps along the track: pass events on the way (forward only), then land."""
+        start: cython.int = self.track_of[self.position[p]]
+        n: cython.int = self.track_length
+        if steps > LOOP_LIMIT or steps < -LOOP_LIMIT:
+            raise RuleError(f"a move of {steps} spaces: more than {LOOP_LIMIT}")
+        if self.pass_between(p, start, steps):
+            return 0
+        return self.arrive(p, self.space_at_track[on_lap(start + steps, n)])
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-1)
+    def k_move_to(self, p: cython.int, s: cython.int) -> cython.int:
+        """Advance p forward to space s, passing what lies between, then land."""
+        n: cython.int = self.track_length
+        steps: cython.int = on_lap(self.track_of[s] - self.track_of[self.position[p]], n)
+        if self.pass_between(p, self.track_of[self.position[p]], steps):
+            return 0
+        return self.arrive(p, s)
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-1, check=True)
+    def pass_between(self, p: cython.int, start: cython.int, steps: cython.int) -> cython.bint:
+        """The pass events of the spaces strictly between track positions start and
+        start + steps (where a handler may run); whether one ended the turn."""
+        n: cython.int = self.track_length
+        i: cython.int
+        at: cython.int
+        passed: cython.int
+        if n <= 0 or start < 0:
+            return False
+        if not self.pass_gaps_known:
+            self.k_pass_gaps()
+        i = self.pass_gap[on_lap(start, n)]  # jump from one space with a handler to the next
+        while i < steps:
+            at = on_lap(start + i, n)
+            passed = self.space_at_track[at]
+            self.handling += 1
+            self.event_pass(p, passed)
+            self.handling -= 1
+            if self.unwinding:
+                return True
+            i += self.pass_gap[at]
+        return False
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(check=False)
+    def k_pass_gaps(self) -> cython.int:
+        """pass_gap from pass_mask: a move then visits only the spaces it may pass with
+        effect, not every space it crosses."""
+        n: cython.int = self.track_length
+        t: cython.int
+        following: cython.int = -1  # the first position after t with a handler (unrolled)
+        for t in range(2 * n - 1, -1, -1):  # twice round: the next one may be past GO
+            if t < n:
+                self.pass_gap[t] = following - t if following >= 0 else n + 1
+            if self.pass_mask[self.space_at_track[t % n]]:
+                following = t
+        self.pass_gaps_known = True
+        return 0
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-1)
+    def arrive(self, p: cython.int, s: cython.int) -> cython.int:
+        self.k_place(p, s)
+        self.handling += 1
+        self.event_land(p, s)
+        self.handling -= 1
+        return 0
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-1)
+    def k_place(self, p: cython.int, s: cython.int) -> cython.int:
+        """Put p on s directly: no pass or land events; counted as where a move ended."""
+        self.position[p] = s
+        self.land_count[s] += 1
+        self.moves += 1
+        if p == self.current:
+            self.placed_since_throw = True
+        if self.tracing:
+            self.k_place_noted(p, s)
+        return 0
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-1)
+    def k_place_noted(self, p: cython.int, s: cython.int) -> cython.int:
+        """A placement's trace line, out of k_place's plain path."""
+        self.trace_lines.append(f"  p{p + 1} at {SPACE_IDS[s]}")
+        return 0
+
+    # ---- players ---------------------------------------------------------------
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(check=False)
+    def k_next_player(self, p: cython.int) -> cython.int:
+        """The next seat after p still in, round the table (p when nobody else is)."""
+        later: cython.uint = self.alive_seats & ~((cython.cast(cython.uint, 2) << p) - 1)
+        if later:
+            return lowest_bit(later)
+        if self.alive_seats:
+            return lowest_bit(self.alive_seats)
+        return p
