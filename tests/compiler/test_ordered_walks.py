@@ -312,3 +312,22 @@ rule picking {
 def test_a_decisions_default_picks_among_its_options_in_an_order(module_editions, backend):
     values = _after_a_turn(module_editions, DEFAULTS, "defaults", backend)
     assert (values["dearest"], values["cheapest_odd"]) == (5, 0)  # s5 (5); s0 (3), not s1
+
+
+def test_a_best_by_a_key_is_mutated_as_written_in_both_aggregates_it_lowers_to(editions):
+    path = editions.write("proc f() -> player? {\n  return best(q.cash % 7 for q in players "
+                          "where q.seat > 2 by q.position.track)\n}\ncounter c: player? = none\n"
+                          "rule r { on start() { c = f() } }\n")
+    c = compile_rules(path, until="check")
+    found = [m for m in mutants(c) if m.origin == "proc f"]
+    shown = sorted((m.operator, m.before, m.after) for m in found)
+    # the value's 7 and the filter's 2 and > once each (not once per aggregate), no mutant
+    # of the == the lowering wrote, and the order reversed
+    assert [m for m in shown if m[0] == "const"] == sorted([
+        ("const", "7", "8"), ("const", "7", "6"), ("const", "7", "14"), ("const", "7", "0"),
+        ("const", "2", "3"), ("const", "2", "1"), ("const", "2", "4"), ("const", "2", "0")])
+    assert [m for m in shown if m[0] == "compare"] == [("compare", "q.seat > 2", "q.seat >= 2")]
+    assert ("order", "by q.position.track", "by q.position.track desc") in shown
+    seven = next(m for m in found if m.operator == "const" and m.after == "8")
+    top, best = apply(c, seven).aggregates[:2]
+    assert "8" in str(top.value) and "8" in str(best.where.right.left)

@@ -354,7 +354,8 @@ class ExpressionLowering:
         elif rank is not None and value is not None:
             # best by an order: of the members with the largest value, the first by rank
             top = ir.CallProc(INT, self._lift(ir.Aggregate(
-                "", "max_of", params, e.var, domain, where, value, INT, e.span), scope), args)
+                "", "max_of", params, e.var, domain, where, value, INT, e.span, rank="top"),
+                scope), args)
             largest = ir.Binary(BOOL, "==", value, top)
             where = largest if where is None else ir.Binary(BOOL, "and", where, largest)
             value = rank

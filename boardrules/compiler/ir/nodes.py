@@ -309,8 +309,9 @@ class Aggregate:
     # set by the bound-counts pass: a count every caller compares with constants stops
     # once it reaches this (0: counts every member)
     limit: int = 0
-    # a best lowered from an order (expressions.py): its value is the rank of a key, "asc"
-    # (-1 - key) or "desc" (the key), or "first" (first_of without one: a constant)
+    # a best lowered from an order (front/expressions.py): its value is the rank of a key,
+    # "asc" (-1 - key) or "desc" (the key), or "first" (first_of without one: a constant);
+    # "top": the max_of of a best by a key, whose filter compares its values with it
     rank: str = ""
 
 

@@ -326,17 +326,23 @@ class _Mutator:
             functions.append(f if guard is f.guard and body is f.body else
                              dataclasses.replace(f, guard=guard, body=body))
         aggregates = []
+        tops: dict[str, ir.Aggregate] = {}  # best by a key's max_of, as its best mutated it
         for a in p.aggregates:
-            if not graph.mutable(a.name):
+            if not graph.mutable(a.name) or a.rank == "top":
                 aggregates.append(a)
                 continue
             self._enter(a.name, a.span)
             self._under = [self._used[a.name]] if a.name in self._used else []
-            where = self.negate(self.expr(a.where)) if a.where is not None else None
+            top = _top_of(a, {b.name: b for b in p.aggregates})
+            if top is None:
+                where = self.negate(self.expr(a.where)) if a.where is not None else None
+            else:  # the filter C and V == top(): mutate C and V, in both aggregates
+                where, tops[top.name] = self._topped(a.where, top)
             value = self._ranked(a) if a.rank else self.expr(a.value)
             self._under = []
             aggregates.append(a if where is a.where and value is a.value else
                               dataclasses.replace(a, where=where, value=value))
+        aggregates = [tops.get(a.name, a) for a in aggregates]
         decisions = tuple(self._decision(d) for d in p.decisions)
         changes: dict = {}
         for prop, value in (("over_when", p.over_when), ("score", p.score),
@@ -354,6 +360,22 @@ class _Mutator:
         if any(a is not b for a, b in zip(decisions, p.decisions, strict=True)):
             changes["decisions"] = decisions
         return dataclasses.replace(p, **changes) if changes else p
+
+    def _topped(self, where: ir.Expr, top: ir.Aggregate) -> tuple[ir.Expr, ir.Aggregate]:
+        """The filter of a best by a key (`C and V == top()`, lowered from `best(V for x
+        in D where C by KEY)`) with C's and V's mutants, and its max_of with the same C and
+        V: a mutant changes what the rules write, never the comparison the lowering wrote
+        nor one copy of two."""
+        largest = where.right if where.op == "and" else where
+        chosen = where.left if where.op == "and" else None
+        mutated = self.negate(self.expr(chosen)) if chosen is not None else None
+        value = self.expr(largest.left)
+        if mutated is chosen and value is largest.left:
+            return where, top
+        largest = dataclasses.replace(largest, left=value)
+        return (largest if chosen is None else dataclasses.replace(
+            where, left=mutated, right=largest)), dataclasses.replace(
+            top, where=mutated, value=value)
 
     def _ranked(self, a: ir.Aggregate) -> ir.Expr:
         """The value of a best lowered from an order (ir.Aggregate.rank): the key's own
@@ -384,6 +406,19 @@ class _Mutator:
         if (by, low, high, where) == (d.by, d.low, d.high, d.where):
             return d
         return dataclasses.replace(d, by=by, low=low, high=high, where=where)
+
+
+def _top_of(a: ir.Aggregate, aggregates: dict[str, ir.Aggregate]) -> ir.Aggregate | None:
+    """The max_of a best by a key compares its values with (front/expressions.py), if any."""
+    if a.rank not in ("asc", "desc") or a.where is None:
+        return None
+    largest = a.where.right if isinstance(a.where, ir.Binary) and a.where.op == "and" \
+        else a.where
+    if isinstance(largest, ir.Binary) and largest.op == "==" and isinstance(
+            largest.right, ir.CallProc) and largest.right.function in aggregates:
+        top = aggregates[largest.right.function]
+        return top if top.rank == "top" else None
+    return None
 
 
 def _reversed(key: str, desc: bool) -> tuple[str, str, tuple[str, str]]:
