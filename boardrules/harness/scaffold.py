@@ -87,10 +87,12 @@ def new_edition(name: str, rulebook: Path, imports: list[str] | None = None,
 
 def section_file(section: str) -> str:
     """A scenario file's name for a rulebook section: `Deals & Trades` -> deals_and_trades.rules
-    (what is in brackets, apostrophes and dots left out)."""
-    text = re.sub(r"\([^)]*\)", " ", section).replace("&", " and ")
-    text = re.sub(r"[’'\".`]", "", text.lower())
-    return (re.sub(r"[^a-z0-9]+", "_", text).strip("_") or "scenarios") + ".rules"
+    (apostrophes and dots left out, and what is in brackets unless it is all there is)."""
+    def words(text: str) -> str:
+        text = re.sub(r"[’'\".`]", "", text.replace("&", " and ").lower())
+        return re.sub(r"[^a-z0-9]+", "_", text).strip("_")
+    name = words(re.sub(r"\([^)]*\)", " ", section)) or words(section) or "scenarios"
+    return f"{name}.rules"
 
 
 def starter_scenarios(rulebook: str) -> tuple[str, str]:

@@ -152,7 +152,7 @@ def test_the_first_scenario_file_is_a_commented_example_that_checks(tmp_path, ru
     ("Deals & Trades", "deals_and_trades.rules"), ("Help! I Can't Pay!", "help_i_cant_pay.rules"),
     ("Rules for a Short Game (60 to 90 minutes)", "rules_for_a_short_game.rules"),
     ("Main Street U.S.A. Buildings", "main_street_usa_buildings.rules"), ('"GO"', "go.rules"),
-    ("???", "scenarios.rules")])
+    ("(Total = ₥900)", "total_900.rules"), ("???", "scenarios.rules")])
 def test_section_file_names(section, name):
     assert section_file(section) == name
 
