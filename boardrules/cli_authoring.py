@@ -57,7 +57,10 @@ def cmd_new(args: argparse.Namespace) -> int:
     except ScaffoldError as exc:
         raise UsageError(str(exc)) from None
     libs = "".join(f" --lib {folder}" for folder in getattr(args, "lib", None) or [])
-    print(f"created {edition.parent}/: {edition.name} and rulebook.txt")
+    starter = ", ".join(f"scenarios/{p.name}" for p in
+                        sorted((edition.parent / "scenarios").glob("*.rules")))
+    print(f"created {edition.parent}/: {edition.name}, rulebook.txt, {starter} (an example "
+          "scenario, commented) and conformance/")
     print(f"next: boardrules coverage {edition.parent}{libs}")
     return 0
 

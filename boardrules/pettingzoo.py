@@ -2,7 +2,8 @@
 
 `env(edition, players=4)` is an AEC environment: agents "p1".."pN" act in the order the
 rules ask them, each observes `{"observation": vector, "action_mask": mask}` and acts in
-one fixed `Discrete(N)` space (agents/encoding.py says how actions map to answers).
+one fixed `Discrete(N)` space (agents/encoding.py says how actions map to answers). In
+an edition with hidden decks an agent sees only its own face-down cards (agents/views.py).
 Rewards come once, at the end, from the edition's winner. `single_agent(edition, ...)`
 is a Gymnasium environment for one seat while the others play a built-in policy.
 """
@@ -89,16 +90,21 @@ class BoardrulesEnv(AECEnv):
         vector = observation(self.module, state.game, pending, seat)
         mask = np.zeros(self.codec.size, np.int8)
         if pending is not None and pending[1] == seat:
-            mask[:] = self.codec.mask(pending[0], pending[2])
+            mask[:] = self.codec.mask(pending[0], pending[2], self._seen(seat))
         return {"observation": np.asarray(vector, np.float64), "action_mask": mask}
+
+    def _seen(self, seat: int) -> tuple[list[int], int] | None:
+        """What the codec needs to hide the face-down cards `seat` cannot see (an edition
+        with hidden decks: agents/views.py), else None."""
+        return (self.game.game.holders(), seat) if self.codec.view.hidden else None
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        decision, _, options = self.game.pending
-        answers = self.codec.answers(decision, options)
+        decision, seat, options = self.game.pending
+        answers = self.codec.answers(decision, options, self._seen(seat))
         if action not in answers:
             raise ValueError(f"{agent}: action {action} is not legal for {decision} "
                              f"(legal: {sorted(answers)})")

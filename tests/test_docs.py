@@ -10,7 +10,8 @@ saved, its `boardrules` commands run (in-process; `test` and `coverage` on the
 interpreted backend only, to spare a C build: backend identity is tested
 elsewhere; `compile` and `simulate` for real), the placeholders are deleted
 before the first `rules` block, each `rules` block is added at the end (the
-one that starts with `edition` replaces the header), every output it shows is
+one that starts with `edition` replaces the header; a `rules scenarios/FILE` block
+is that scenario file, written whole), every output it shows is
 compared with what the command printed (elisions allowed: tests/doc_blocks.py),
 down to 100% coverage, and its Python runs and prints what the page shows.
 """
@@ -43,6 +44,7 @@ from boardrules.runtime.loader import rulesets_dir
 DOCS = ROOT / "docs"
 HEADER = re.compile(r'\A\s*edition\s+"[^"\n]*"\s*\{.*?\n\}[ \t]*\n', re.S)
 ANY_HEADER = re.compile(r'^edition\s+"[^"\n]*"\s*\{.*?\n\}[ \t]*\n', re.S | re.M)
+SCENARIO_FILE = re.compile(r"scenarios/\w+\.rules\Z")  # a tutorial block that is one
 QUOTED = re.compile(r'\b(?:quote|waive)\s+("(?:[^"\\\n]|\\.)*")')
 TUTORIAL_RULEBOOK = "tiny_town_rulebook.txt"
 
@@ -79,9 +81,12 @@ def test_every_code_block_says_what_it_is(doc):
         words = block.words
         fragment_of_edition = (doc == "language.md" and words[:2] == ["rules", "fragment"]
                                and len(words) == 3 and words[2] in editions)
-        assert words in allowed or fragment_of_edition, (
+        scenario_file = (doc == "tutorial.md" and words[:1] == ["rules"] and len(words) == 2
+                         and SCENARIO_FILE.match(words[1]))
+        assert words in allowed or fragment_of_edition or scenario_file, (
             f"{block}: a code block's info string is one of {allowed} (or `rules fragment "
-            f"EDITION` in language.md), not {block.info!r}")
+            f"EDITION` in language.md, `rules scenarios/FILE.rules` in the tutorial), not "
+            f"{block.info!r}")
 
 
 # ---- the reference's examples -----------------------------------------------------------------
@@ -174,12 +179,16 @@ class Tutorial:
         return printed_by(block)
 
     def scenarios(self, name: str):
-        text = self.edition.read_text(encoding="utf-8")
+        text = "\0".join(p.read_text(encoding="utf-8") for p in
+                         [self.edition, *sorted(self.edition.parent.glob("*/*.rules"))])
         if text not in self.runs:
             self.runs[text] = run_edition(name, ("interpreted",))
         return self.runs[text]
 
     def add(self, block: Block) -> None:
+        if len(block.words) == 2:  # a scenario file beside the rules, whole
+            (self.edition.parent / block.words[1]).write_text(block.body, encoding="utf-8")
+            return
         text = self.edition.read_text(encoding="utf-8")
         if not self.placeholders_deleted:  # "Now delete the placeholders"
             start, end = text.index(PLACEHOLDERS), text.index(SENTENCES)
@@ -239,7 +248,7 @@ def test_the_tutorial_reaches_full_coverage(tmp_path, monkeypatch, capsys):
         elif words == ["rules", "skeleton"]:
             check_skeleton_excerpt(block, tutorial.edition.read_text(encoding="utf-8"))
             seen.add("skeleton")
-        elif words == ["rules"]:
+        elif words[:1] == ["rules"]:
             tutorial.add(block)
     assert seen == {"output", "misquote", "failure", "skeleton", "python"}
     assert tutorial.percent == 100.0
@@ -273,11 +282,14 @@ def check_misquote_example(block: Block, tutorial: Tutorial) -> None:
 
 
 def check_failure_example(block: Block, tutorial: Tutorial) -> None:
-    """The failure shown names the scenario's and the expectation's real lines."""
-    lines = tutorial.edition.read_text(encoding="utf-8").splitlines()
-    title = re.search(r'scenario "([^"]+)" \(tiny_town.rules:(\d+),', block.body)
+    """The failure shown names the scenario's file (in its test id too), the scenario's
+    line and the expectation's."""
+    found = re.search(r'scenario "([^"]+)" \((scenarios/(\w+)\.rules):(\d+),', block.body)
     expectation = re.search(r"expectation failed \(line (\d+)\): (.+)", block.body)
-    assert title and expectation, block
-    assert lines[int(title.group(2)) - 1].startswith(f'scenario "{title.group(1)}"'), block
+    assert found and expectation, block
+    title, path, name, line = found.groups()
+    assert block.body.startswith(f"FAILED tiny_town::scenarios/{name}::"), block
+    lines = (tutorial.edition.parent / path).read_text(encoding="utf-8").splitlines()
+    assert lines[int(line) - 1].startswith(f'scenario "{title}"'), block
     wrong = expectation.group(2).replace("470", "475")
     assert lines[int(expectation.group(1)) - 1].strip() == f"expect {wrong}", block

@@ -16,6 +16,7 @@ from types import ModuleType
 import numpy as np
 
 from ..runtime.values import named
+from .views import visibility
 
 AMOUNT_SLOTS = 64
 NONE_ACTION = 0
@@ -48,13 +49,21 @@ class ActionCodec:
                         for name, type_name in zip(module.DECISION_NAMES, module.DECISION_TYPES,
                                                    strict=True)}
         self.size = 1 + max([AMOUNT_SLOTS, *(d for d in self.domains.values() if d)])
+        self.types = {name: type_name.rstrip("?") for name, type_name
+                      in zip(module.DECISION_NAMES, module.DECISION_TYPES, strict=True)}
+        self.view = visibility(module)
 
-    def answers(self, decision: str, options: list[int]) -> dict[int, int]:
-        """The legal answers by action: {action: answer}."""
+    def answers(self, decision: str, options: list[int],
+                seen: tuple[list[int], int] | None = None) -> dict[int, int]:
+        """The legal answers by action: {action: answer}. With `seen` (who holds each
+        card, the seat answering) in an edition with hidden decks, a face-down card the
+        seat does not hold is a slot of its deck's actions (views.Visibility.slots), so
+        the legal actions do not tell which cards they are."""
         found = {NONE_ACTION: -1} if -1 in options else {}
         values = [v for v in options if v != -1]
         if self.domains.get(decision) is not None:
-            found.update({v + 1: v for v in values})
+            slots = self._slots(decision, values, seen)
+            found.update({slots.get(v, v) + 1: v for v in values})
             return found
         values.sort()
         if len(values) > AMOUNT_SLOTS:
@@ -63,15 +72,25 @@ class ActionCodec:
         found.update({i + 1: v for i, v in enumerate(values)})
         return found
 
-    def mask(self, decision: str, options: list[int]) -> list[int]:
+    def _slots(self, decision: str, values: list[int],
+               seen: tuple[list[int], int] | None) -> dict[int, int]:
+        if seen is None or not self.view.hidden or self.types[decision] != "card":
+            return {}
+        return self.view.slots(values, *seen)
+
+    def mask(self, decision: str, options: list[int],
+             seen: tuple[list[int], int] | None = None) -> list[int]:
         """1 for each legal action, 0 for the others (size entries)."""
-        legal = self.answers(decision, options)
+        legal = self.answers(decision, options, seen)
         return [1 if a in legal else 0 for a in range(self.size)]
 
-    def words(self, decision: str, answer: int) -> str:
-        """An answer in the edition's words: "buy: yes", "build_on: <space name>"."""
-        index = self.module.DECISION_NAMES.index(decision)
-        type_name = self.module.DECISION_TYPES[index].rstrip("?")
+    def words(self, decision: str, answer: int,
+              seen: tuple[list[int], int] | None = None) -> str:
+        """An answer in the edition's words: "buy: yes", "build_on: <space name>"; with
+        `seen`, a face-down card the seat does not hold by its deck alone."""
+        type_name = self.types[decision]
+        if type_name == "card" and seen is not None and answer >= 0 and self.view.hidden:
+            return f"{decision}: {self.view.card_words(answer, *seen)}"
         if answer == -1:
             text = "none"
         elif type_name == "bool":
@@ -90,7 +109,10 @@ def observation(module: ModuleType, game, pending, seat: int) -> np.ndarray:
     turn and players still in; who observes, who must act and which decision (one-hot;
     none at a chance node);
     per seat its cash, space and whether it is in; every counter's raw values; who holds
-    each card (-1: nobody). Deck order (hidden from players) is left out."""
+    each card (-1: nobody). Deck order (hidden from players) is left out. In an edition
+    with `hidden` decks (agents/views.py) a face-down card the seat does not hold is held
+    by nobody it knows and its per-card counters read 0, and a last part counts each
+    hidden deck's cards held by each seat."""
     n = game.n_players
     acting = pending[1] if pending is not None else -1
     names = module.DECISION_NAMES
@@ -103,8 +125,15 @@ def observation(module: ModuleType, game, pending, seat: int) -> np.ndarray:
     for p in range(n):
         found += [float(cash[p]), float(game.position_of(p)), float(game.alive_of(p))]
     parts = [np.asarray(found, np.float64)]
-    parts += [np.asarray(values, np.float64).ravel() for values in game.counter_values()]
-    parts.append(np.asarray(game.holders(), np.float64))
+    view = visibility(module)
+    holders = game.holders()
+    counters = view.counters_seen(game.counter_values(), holders, seat)
+    parts += [np.asarray(values, np.float64).ravel() for values in counters]
+    if view.hidden:
+        parts.append(np.asarray(view.holders_seen(holders, seat), np.float64))
+        parts.append(np.asarray(view.counts(holders, n), np.float64))
+    else:
+        parts.append(np.asarray(holders, np.float64))
     return np.concatenate(parts)
 
 

@@ -268,7 +268,7 @@ class Describer:
 
     def _deck(self, d: ast.DeckDecl) -> dict[str, Any]:
         return {"name": d.name, "title": d.title, "params": params_text(d.params),
-                **_notes(d.provenance),
+                "hidden": d.hidden, **_notes(d.provenance),
                 "cards": [{"name": c.name, "text": c.text, "keep": c.keep,
                            "copies": c.copies, "values": _values(c.values),
                            **_notes(c.provenance)} for c in d.cards]}

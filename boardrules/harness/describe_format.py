@@ -139,8 +139,9 @@ def format_text(data: dict[str, Any]) -> str:
         f"  {d['name']} faces [{', '.join(d['faces'])}]", d)])
     deck_lines: list[str] = []
     for deck in data.get("decks", ()):
-        deck_lines += _noted(f"  deck {deck['name']}({deck['params']}) \"{deck['title']}\"",
-                             deck)
+        hidden = " hidden" if deck.get("hidden") else ""
+        deck_lines += _noted(f"  deck {deck['name']}({deck['params']}) \"{deck['title']}\""
+                             f"{hidden}", deck)
         for c in deck["cards"]:
             extra = (" keep" if c["keep"] else "") + (
                 f" copies {c['copies']}" if c["copies"] > 1 else "") + (

@@ -32,13 +32,18 @@ def _frame(node: ast.Stmt) -> str:
     if isinstance(node, ast.For):
         skipped = " (those a condition leaves out skipped)" if node.where is not None else ""
         domain = node.domain
-        noun, after = {"players": ("player", ", in seat order from p1"),
-                       "spaces": ("space", ", in board order"), "groups": ("group", ""),
-                       "cells": ("cell", ""), "cards": ("card", f" of {domain.name}"),
-                       "enum": ("member", f" of {domain.name}"),
-                       "range": ("number", " of a range"),
-                       "legal": ("legal answer", "")}.get(domain.kind, (domain.kind, ""))
-        return f"for each {noun} {node.var}{after}{skipped}"
+        noun, of, order = {"players": ("player", "", "seat order from p1"),
+                           "spaces": ("space", "", "board order"), "groups": ("group", "", ""),
+                           "cells": ("cell", "", ""), "cards": ("card", f" of {domain.name}", ""),
+                           "enum": ("member", f" of {domain.name}", ""),
+                           "range": ("number", " of a range", ""),
+                           "legal": ("legal answer", "", "")}.get(domain.kind,
+                                                                   (domain.kind, "", ""))
+        if node.order is not None:  # `by KEY [desc]`: ties keep the domain's order
+            way = "descending" if node.order.desc else "ascending"
+            return (f"for each {noun} {node.var}{of}, by {expr_text(node.order.key)} {way} "
+                    f"(ties in {order or 'declaration order'}){skipped}")
+        return f"for each {noun} {node.var}{of}{', in ' + order if order else ''}{skipped}"
     return "repeated while a condition holds"
 
 

@@ -1,13 +1,16 @@
 """`boardrules new`: a new edition's folder, ready to be written from its rulebook.
 
 `new_edition` creates `DIR/NAME/` holding a byte-for-byte copy of the rulebook
-(`rulebook.txt`), the empty folders `scenarios/` and `conformance/` for scenario
-files, and `NAME.rules`: the edition header, the chosen library imports,
-placeholders that let the skeleton compile (a value for each param the libraries
-leave to the edition, a one-space board, a turn when no library plays one), and
-every sentence of the rulebook, section by section, as a comment ready to become
-a `quote` or a `waive`. The sentences are split exactly as `boardrules coverage`
-splits them (harness/sentences.py), so every comment is one line of the report.
+(`rulebook.txt`), the folders for scenario files, `conformance/` empty and
+`scenarios/` with a first file named after the rulebook's first section (a
+commented example: scenarios live beside the rules, one file per section, so
+that the rules file reads like its rulebook), and `NAME.rules`: the edition
+header, the chosen library imports, placeholders that let the skeleton compile
+(a value for each param the libraries leave to the edition, a one-space board, a
+turn when no library plays one), and every sentence of the rulebook, section by
+section, as a comment ready to become a `quote` or a `waive`. The sentences are
+split exactly as `boardrules coverage` splits them (harness/sentences.py), so
+every comment is one line of the report.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 PLACEHOLDERS = "# ==== placeholders: replace them with the edition's own ===="
 SENTENCES = "# ==== the rulebook, sentence by sentence: quote or waive each ===="
 RULEBOOK = "rulebook.txt"
+SCENARIOS = "scenarios"  # the folder of scenario files written with the rules
 PLACEHOLDER = "placeholder"  # the placeholder board's one space, kind and group
 
 
@@ -74,9 +78,42 @@ def new_edition(name: str, rulebook: Path, imports: list[str] | None = None,
     target.mkdir()
     (target / RULEBOOK).write_bytes(data)  # what was read: byte for byte
     edition.write_text(skeleton, encoding="utf-8")
-    for scenario_folder, _ in SCENARIO_FOLDERS:  # empty, for scenario files
+    for scenario_folder, _ in SCENARIO_FOLDERS:
         (target / scenario_folder).mkdir()
+    file_name, example = starter_scenarios(text)
+    (target / SCENARIOS / file_name).write_text(example, encoding="utf-8")
     return edition
+
+
+def section_file(section: str) -> str:
+    """A scenario file's name for a rulebook section: `Deals & Trades` -> deals_and_trades.rules
+    (apostrophes and dots left out, and what is in brackets unless it is all there is)."""
+    def words(text: str) -> str:
+        text = re.sub(r"[’'\".`]", "", text.replace("&", " and ").lower())
+        return re.sub(r"[^a-z0-9]+", "_", text).strip("_")
+    name = words(re.sub(r"\([^)]*\)", " ", section)) or words(section) or "scenarios"
+    return f"{name}.rules"
+
+
+def starter_scenarios(rulebook: str) -> tuple[str, str]:
+    """The first scenario file: its name (the rulebook's first section) and a commented
+    example, which checks as it is (a scenario file holds only scenarios and notes)."""
+    sections = [s.section for s in rulebook_sentences(rulebook)[1] if s.section]
+    section = sections[0] if sections else "Scenarios"
+    lines = [
+        f"# Scenarios of the rulebook's section {_string(section)}, written with the rules:",
+        "# one file per section, each scenario naming the rule it tests. An example to",
+        "# adapt once a rule implements the section (docs/language.md, \"Scenarios\"):",
+        "#",
+        "# scenario \"what the rule does, in a few words\" for RULE {",
+        "#   players 2",
+        "#   given { p1.position = SPACE }",
+        "#   dice [3, 4]",
+        "#   play p1",
+        "#   expect p1.cash == 1500",
+        "# }",
+    ]
+    return section_file(section), "\n".join(lines) + "\n"
 
 
 def load_library(imports: list[str], search: list[Path]) -> Library:

@@ -30,8 +30,12 @@ class Sentence:
 
 
 def is_heading(line: str, before_blank: bool, after_blank: bool) -> bool:
+    """A short line alone between blank lines, at the margin: an indented one belongs to
+    the list item above it (a total under a list of banknotes is not a section)."""
     stripped = line.strip()
     if not stripped or _LIST_ITEM.match(line) or not (before_blank and after_blank):
+        return False
+    if line[:1].isspace():
         return False
     if stripped.endswith((".", ":", ";", ",")):
         return False

@@ -29,6 +29,7 @@ class GameView(App):
         super().__init__()
         self.module = module
         self.title = title
+        self.viewer: int | None = None  # the seat whose face-down cards are shown alone
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -47,7 +48,7 @@ class GameView(App):
     def show(self, snap: dict[str, Any], status: list[str]) -> None:
         self.query_one("#board_text", Static).update("\n".join(board_lines(self.module, snap)))
         self.query_one("#seats", Static).update(
-            f"turn {snap['turn']}\n" + "\n".join(seat_lines(self.module, snap)))
+            f"turn {snap['turn']}\n" + "\n".join(seat_lines(self.module, snap, self.viewer)))
         self.query_one("#status", Static).update("\n".join(status))
 
 
@@ -59,6 +60,7 @@ class PlayApp(GameView):
         super().__init__(session.module, f"{session.module.EDITION}: you are "
                          f"p{session.seat + 1}")
         self.session = session
+        self.viewer = session.seat
         self.save_path = save_path
         self.message = ""
 

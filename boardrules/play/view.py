@@ -10,6 +10,7 @@ from types import ModuleType
 from typing import Any
 
 from ..agents.encoding import ActionCodec
+from ..agents.views import visibility
 from ..harness.seats import won_words
 
 Described = dict[str, dict[str, Any]]
@@ -66,8 +67,10 @@ def _typed(module: ModuleType, owner: str, type_name: str) -> set[str]:
             if o == owner and t.rstrip("?") == type_name}
 
 
-def seat_lines(module: ModuleType, snap: dict[str, Any]) -> list[str]:
-    """A line per seat: cash, space, the spaces it owns and the cards it holds."""
+def seat_lines(module: ModuleType, snap: dict[str, Any],
+               viewer: int | None = None) -> list[str]:
+    """A line per seat: cash, space, the spaces it owns and the cards it holds; with a
+    `viewer`, the others' face-down cards (a `hidden` deck's) only counted by deck."""
     owners = _typed(module, "space", "player")
     currency = module.CURRENCY
     lines = []
@@ -75,13 +78,28 @@ def seat_lines(module: ModuleType, snap: dict[str, Any]) -> list[str]:
         seat = p["seat"]
         held = [space["name"] for space in snap["spaces"]
                 if any(space.get(c) == seat for c in owners)]
-        cards = [card for card, holder in snap["held_cards"].items() if holder == seat]
+        cards = _cards_seen(module, [card for card, holder in snap["held_cards"].items()
+                                     if holder == seat], seat == viewer or viewer is None)
         state = "" if p["alive"] else " (out)"
         marker = ">" if snap.get("pending", {}).get("player") == seat else " "
         lines.append(f"{marker}p{seat + 1}{state}: {p['cash']} {currency}, on {p['position']}"
                      + (f"; holds {', '.join(held)}" if held else "")
                      + (f"; cards {', '.join(cards)}" if cards else ""))
     return lines
+
+
+def _cards_seen(module: ModuleType, cards: list[str], all_seen: bool) -> list[str]:
+    """A seat's cards as the viewer sees them: face-down ones counted by deck."""
+    if all_seen:
+        return cards
+    deck_of = visibility(module).deck_of
+    shown = [c for c in cards if deck_of[module.CARD_IDS.index(c)] < 0]
+    down: dict[str, int] = {}
+    for c in cards:
+        d = deck_of[module.CARD_IDS.index(c)]
+        if d >= 0:
+            down[module.DECK_NAMES[d]] = down.get(module.DECK_NAMES[d], 0) + 1
+    return shown + [f"{n} face-down {deck}" for deck, n in down.items()]
 
 
 def decision_lines(snap: dict[str, Any], described: Described, quotes: int = 2) -> list[str]:
@@ -125,4 +143,19 @@ def answer_labels(codec: ActionCodec, snap: dict[str, Any]) -> list[tuple[int, s
     if pending is None:
         return []
     name = pending["decision"]
-    return [(a, codec.words(name, a).partition(": ")[2]) for a in pending["options"]]
+    seat = pending["player"]
+    answers = pending["options"]
+    seen = None
+    if codec.view.hidden and codec.types[name] == "card":
+        # face-down cards in their slots' order, which says nothing of which card is which
+        seen = ([snap["held_cards"].get(c, -1) for c in codec.module.CARD_IDS], seat)
+        answers = [a for _, a in sorted(codec.answers(name, answers, seen).items())]
+    labels = [codec.words(name, a, seen).partition(": ")[2] for a in answers]
+    return [(a, _numbered(label, labels[:i])) for i, (a, label)
+            in enumerate(zip(answers, labels, strict=True))]
+
+
+def _numbered(label: str, before: list[str]) -> str:
+    """A label told apart from the same ones before it (face-down cards): `label (2)`."""
+    same = before.count(label)
+    return f"{label} ({same + 1})" if same else label

@@ -295,6 +295,32 @@ def lowest_bit(word: cython.ulonglong) -> cython.int:
 
 
 @cython.cfunc
+@cython.exceptval(check=False)
+def order_members(keys: cython.p_int, items: cython.p_int, n: cython.int) -> cython.void:
+    """Sort an ordered walk's members by key, ties by member, in place (compiler/back/
+    sorted_walks.py; a descending walk stores each key's complement, ~key, which reverses
+    the order without overflow): an insertion sort, then a shell sort's gaps first for a
+    longer walk. No two members compare equal, so the order is the one possible, on
+    either backend."""
+    gap: cython.int = 1
+    i: cython.int
+    j: cython.int
+    key: cython.int
+    item: cython.int
+    while gap * 3 + 1 < n // 2:  # Knuth's gaps (1, 4, 13, 40, ...), for a long walk only
+        gap = gap * 3 + 1
+    while gap > 0:
+        for i in range(gap, n):
+            key, item, j = keys[i], items[i], i
+            while j >= gap and (keys[j - gap] > key
+                                or keys[j - gap] == key and items[j - gap] > item):
+                keys[j], items[j] = keys[j - gap], items[j - gap]
+                j -= gap
+            keys[j], items[j] = key, item
+        gap = (gap - 1) // 3
+
+
+@cython.cfunc
 @cython.inline
 @cython.exceptval(check=False)
 def bit_of(x: cython.int) -> cython.ulonglong:

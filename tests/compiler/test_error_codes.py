@@ -157,6 +157,7 @@ CASES = [
     case(E.NUMBER_TOO_LARGE, "param big: int = 99999999999\n", 13, 18),
     case(E.BAD_COUNT, "die d faces 6 to 1\n", 13, 13),
     case(E.NUMBER_TOO_LONG, "param zero: int = " + "0" * 21 + "\n", 13, 19),
+    case(E.DESC_WITHOUT_ORDER, "proc f() { for s in spaces desc { } }\n", 13, 28),
     # BR2xx
     case(E.UNKNOWN_NAME, "proc f() -> int { return zzz }\n", 13, 26),
     case(E.UNKNOWN_TYPE, "param x: intt = 1\n", 13, 10),
@@ -192,6 +193,8 @@ CASES = [
     case(E.SOME_NONE, "proc f() -> int { return some(none) }\n", 13, 26),
     case(E.TYPE_NOT_ALLOWED, 'option o: space = s0 "O"\n', 13, 11),
     case(E.AGGREGATE_VALUE, "proc f() -> int { return sum(p in players) }\n", 13, 26),
+    case(E.ORDER_CHANGES_NOTHING, "proc f() -> int { return count(p in players by p.cash) }\n",
+         13, 45),
     case(E.NOT_CONSTANT, "counter c: int = 0\nparam x: int = c\n", 14, 16),
     case(E.CONSTANT_OUT_OF_RANGE, "param big: int = 2000000000 * 2\n"
      "rule r { on turn(p: player) { pay(bank, p, big) } }\n", 13, 18),
@@ -212,6 +215,9 @@ CASES = [
     case(E.OPTION_RANGE, 'option o: int from 0 to 5 = 9 "O"\n', 13, 29),
     case(E.BREAK_OUTSIDE_LOOP, "rule r { on turn(p: player) { break } }\n", 13, 31),
     case(E.HANDLER_ORDER, "rule r { on turn(p: player) before r { } }\n", 13, 29),
+    case(E.HIDDEN_NOT_KEPT, 'deck chips(p: player) "Chips" hidden {\n  card a "A" keep\n'
+         '  card b "B"\n}\n', 15, 3),
+    case(E.ORDERED_WALK_SIZE, "proc f(n: int) { for k in 1 to n by k { } }\n", 13, 27),
     # BR5xx
     case(E.SCENARIO_UNKNOWN, scenario("trun", "play p1"), 13, 1),
     case(E.SCENARIO_PLAYERS, scenario("turn", "players 9", "play p1"), 13, 1),

@@ -266,6 +266,11 @@ class Generator:
             return r.choice((f"{s}.owner == {q}", f"{s}.owner != none", f"holds({q}, c_keep)",
                              f"{q}.alive", f"{q}.hue == red", f"{s} == space_at({q}.seat)",
                              f"best({value} for z in players) == {q}",
+                             # in another order: first_of's key, best's ties
+                             f"first_of(z in players where {value} > {r.choice((0, 1))} by "
+                             f"z.cash{r.choice(('', ' desc'))}) == {q}",
+                             f"best({value} % 2 for z in players by z.score desc) == {q}",
+                             f"first_of(t in spaces by t.level - t.price) == {s}",
                              f"best(t.level - {self.int_(env, d, True)} for t in spaces) == {s}",
                              # bit walks: others' spaces, and one owner's, pruned by a field
                              f"any(t in spaces where t.owner != none and t.owner != {q}"
@@ -342,15 +347,25 @@ class Generator:
         if kind == "for":
             inner = env.inner()
             var = self.name("i")
+            ordered = r.random() < 0.3  # by a key: a range's bounds are then constants
             if r.random() < 0.3:
                 inner.players.append(var)
                 head = f"for {var} in players"
+            elif ordered:
+                inner.ints.append(var)
+                low = r.choice((-3, 0, 2))
+                head = f"for {var} in {low} to {low + r.choice((0, 1, 4, 12))}"
             else:
                 inner.ints.append(var)
                 low = self.int_(env, 1)
                 high = r.choice((f"{low} + {r.choice((0, 1, 4, 12))}", self.int_(env, 1)))
                 head = f"for {var} in {low} to {high}"
             where = f" where {self.bool_(inner, 1, True)}" if r.random() < 0.4 else ""
+            if ordered:  # a key of the member, often with ties, or of anything in scope
+                own = (f"{var}.cash % 3", f"{var}.score", f"{var}.seat * 2 - {var}.cash") \
+                    if var in inner.players else (f"{var} % 3", f"0 - {var}", f"{var} * {var}")
+                key = r.choice((*own, self.int_(inner, 1, True)))
+                where += f" by {key}{r.choice(('', ' desc'))}"
             return [f"{head}{where} {{", *self.loop_body(inner, depth), "}"]
         if kind == "while":
             counter = self.name("w")

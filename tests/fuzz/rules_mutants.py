@@ -44,6 +44,7 @@ KEYWORDS = ("if", "else", "while", "for", "in", "where", "let", "return", "end",
             "option", "group", "die", "faces", "grid", "event", "use", "waive", "because",
             "assumption", "offboard", "at", "over", "score", "first", "turn_limit", "play",
             "dice", "answer", "count", "sum", "any", "all", "max_of", "min_of", "best",
+            "first_of", "desc", "break", "by s.price", "by 0 - x desc",
             "int", "bool", "str", "money", "player", "cell", "x", "do", "log", "pay", "move")
 PUNCTUATION = ("{", "}", "(", ")", "[", "]", ",", ".", ":", "?", '"', "#", "\\", "'", ";")
 # characters that differ between line counting schemes, normalise, or are not printable

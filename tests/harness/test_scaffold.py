@@ -15,7 +15,13 @@ from boardrules.compiler.front.parser import parse
 from boardrules.compiler.front.rulebook import Rulebook
 from boardrules.compiler.pipeline import compile_rules
 from boardrules.harness.coverage import coverage
-from boardrules.harness.scaffold import PLACEHOLDERS, SENTENCES, ScaffoldError, new_edition
+from boardrules.harness.scaffold import (
+    PLACEHOLDERS,
+    SENTENCES,
+    ScaffoldError,
+    new_edition,
+    section_file,
+)
 from boardrules.harness.scenarios import run_edition
 from boardrules.harness.sentences import rulebook_sentences
 
@@ -54,6 +60,7 @@ def test_the_folder_holds_the_rulebook_copy_and_a_skeleton(tmp_path, rulebook):
     assert sorted(p.name for p in edition.parent.iterdir()) == [
         "conformance", "little.rules", "rulebook.txt", "scenarios"]
     assert not any((edition.parent / "conformance").iterdir())
+    assert [p.name for p in (edition.parent / "scenarios").iterdir()] == ["setting_up.rules"]
     skeleton = edition.read_text(encoding="utf-8")
     assert 'edition "Little" {\n  rulebook "rulebook.txt"\n  players 2 to 4\n}' in skeleton
     assert skeleton.index(PLACEHOLDERS) < skeleton.index(SENTENCES)
@@ -124,8 +131,30 @@ def test_new_on_the_command_line(tmp_path, rulebook, capsys):
     assert main(["new", "little", "--rulebook", str(rulebook), "--dir", str(tmp_path),
                  "--import", "classic"]) == 0
     out = capsys.readouterr().out
-    assert "little.rules and rulebook.txt" in out
+    assert "little.rules, rulebook.txt, scenarios/setting_up.rules (an example" in out
     assert "import classic" in (tmp_path / "little" / "little.rules").read_text()
+
+
+def test_the_first_scenario_file_is_a_commented_example_that_checks(tmp_path, rulebook):
+    """Scenarios live beside the rules: the skeleton's folder starts that file, named after
+    the rulebook's first section, and the edition checks with it."""
+    edition = new_edition("little", rulebook, ["classic"], tmp_path)
+    starter = (edition.parent / "scenarios" / "setting_up.rules").read_text(encoding="utf-8")
+    assert starter.startswith('# Scenarios of the rulebook\'s section "Setting up"')
+    assert '# scenario "what the rule does, in a few words" for RULE {' in starter
+    assert "scenario" not in edition.read_text(encoding="utf-8")
+    compilation = compile_rules(edition, until="check")
+    assert [m.path for m in compilation.sources.scenario_files] == [
+        str(edition.parent / "scenarios" / "setting_up.rules")]
+
+
+@pytest.mark.parametrize("section, name", [
+    ("Deals & Trades", "deals_and_trades.rules"), ("Help! I Can't Pay!", "help_i_cant_pay.rules"),
+    ("Rules for a Short Game (60 to 90 minutes)", "rules_for_a_short_game.rules"),
+    ("Main Street U.S.A. Buildings", "main_street_usa_buildings.rules"), ('"GO"', "go.rules"),
+    ("(Total = ₥900)", "total_900.rules"), ("???", "scenarios.rules")])
+def test_section_file_names(section, name):
+    assert section_file(section) == name
 
 
 def test_scaffold_error_is_raised_before_anything_is_written(tmp_path, rulebook):

@@ -33,6 +33,14 @@ def test_headings_lists_and_contents_are_structure():
     assert {s.section for s in sentences} == {"First"}
 
 
+def test_an_indented_line_belongs_to_the_list_item_above():
+    text = ("A Game\n\nSet It Up\n\n1. Give each player:\n\n   \u2022 5 x2\n\n   (Total = 10)\n\n"
+            "   Keep the rest.\n")
+    headings, sentences = rulebook_sentences(text)
+    assert headings == ["A Game", "Set It Up"]
+    assert {s.section for s in sentences} == {"Set It Up"}
+
+
 @pytest.mark.parametrize("edition", ["disney_theme_park"])
 def test_every_sentence_sits_at_its_place_in_the_folded_rulebook(edition):
     text = (RULEBOOKS / edition / "rulebook.txt").read_text()

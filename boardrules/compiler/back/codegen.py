@@ -43,6 +43,7 @@ from ..ir.optimize.walk import (
     walk_stmts,
 )
 from .order import order_context
+from .sorted_walks import ordered_locals, site
 from .state_fields import fill_state_code
 from .template_cache import TemplateCache
 
@@ -133,7 +134,7 @@ def environment() -> jinja2.Environment:
                        KERNEL_PER_ENTITY=KERNEL_PER_ENTITY, SIDES=SIDES,
                        HELD_INDEX=HELD, CAPACITY=CAPACITY, raise_unknown=_unknown_attribute,
                        always_returns=always_returns, memo_follows=ir_text.memo_follows,
-                       else_ifs=else_ifs)
+                       else_ifs=else_ifs, ordered_locals=ordered_locals, ordered_site=site)
     return env
 
 

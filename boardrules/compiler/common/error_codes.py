@@ -70,6 +70,9 @@ class ErrorCode(Enum):
     NUMBER_TOO_LONG = (
         "BR109", "number written with too many digits",
         "a number has at most 20 digits, leading zeros included (the largest has 10)")
+    DESC_WITHOUT_ORDER = (
+        "BR110", "desc without by",
+        "desc reverses the order of a key, so it follows by KEY")
 
     # ---- BR2xx: names and scope ----------------------------------------------------------
     UNKNOWN_NAME = (
@@ -180,6 +183,10 @@ class ErrorCode(Enum):
     CONSTANT_OUT_OF_RANGE = (
         "BR312", "constant out of range",
         "a folded constant must fit the language's 32-bit integers")
+    ORDER_CHANGES_NOTHING = (
+        "BR313", "an order that cannot change the result",
+        "count, sum, any, all, max_of and min_of give the same value in any order; by orders a "
+        "for loop, first_of and best's ties")
 
     # ---- BR4xx: declarations, data layout and limits -------------------------------------
     NO_EDITION = (
@@ -223,6 +230,14 @@ class ErrorCode(Enum):
         "BR413", "handler order that cannot hold",
         "a handler's `before`/`after` names a rule with a handler of the same event, and the "
         "declared orders of one event's handlers have no cycle")
+    HIDDEN_NOT_KEPT = (
+        "BR414", "a hidden deck's card that is not kept",
+        "a `hidden` deck's cards are held face down, seen only by their holder, so each of "
+        "them is `keep`: a card resolved when drawn is seen by everybody")
+    ORDERED_WALK_SIZE = (
+        "BR415", "an ordered walk of unknown or too many members",
+        "a for loop by a key sorts its members in a list of fixed size: a range needs "
+        "constant bounds and at most 1024 values")
 
     # ---- BR5xx: scenarios ----------------------------------------------------------------
     SCENARIO_UNKNOWN = (

@@ -138,12 +138,21 @@ class Domain(Node):
 
 
 @dataclass(frozen=True)
+class Order(Node):
+    """`by KEY [desc]`: members in the order of their keys (ties in the domain's order)."""
+
+    key: Expr
+    desc: bool = False
+
+
+@dataclass(frozen=True)
 class Aggregate(Expr):
-    kind: str  # count | sum | any | all | max_of | min_of | best
+    kind: str  # count | sum | any | all | max_of | min_of | best | first_of
     value: Expr | None
     var: str
     domain: Domain
     where: Expr | None
+    order: Order | None = None
 
 
 # ---- statements ---------------------------------------------------------------
@@ -192,6 +201,7 @@ class For(Stmt):
     domain: Domain
     where: Expr | None
     body: tuple[Stmt, ...]
+    order: Order | None = None
 
 
 @dataclass(frozen=True)
@@ -380,6 +390,7 @@ class DeckDecl(Decl):
     title: str
     cards: tuple[CardDecl, ...]
     provenance: tuple[Provenance, ...]
+    hidden: bool = False  # `hidden`: a card's face is seen only by its holder
 
 
 @dataclass(frozen=True)

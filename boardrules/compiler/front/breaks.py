@@ -11,6 +11,8 @@ loop still walks the rest of its domain, member by member, reading only the flag
 
 from __future__ import annotations
 
+import dataclasses
+
 from ..common.diagnostics import Span
 from ..ir import nodes as ir
 from ..ir.nodes import BOOL
@@ -54,4 +56,4 @@ def broken_out(loop: ir.Loop | ir.While, flag: str) -> tuple[ir.Stmt, ir.Stmt]:
         return declare, ir.While(loop.span, ir.Binary(BOOL, "and", unset(flag), loop.test), body)
     where = unset(flag) if loop.where is None else ir.Binary(BOOL, "and", unset(flag),
                                                              loop.where)
-    return declare, ir.Loop(loop.span, loop.var, loop.domain, where, body)
+    return declare, dataclasses.replace(loop, where=where, body=body)

@@ -343,5 +343,5 @@ def _from_legal(default: ast.Expr | None) -> bool:
     legal ...)`, perhaps in `some(...)`): one of them, or none."""
     if isinstance(default, ast.Call) and default.name == "some" and len(default.args) == 1:
         default = default.args[0]
-    return (isinstance(default, ast.Aggregate) and default.kind == "best"
+    return (isinstance(default, ast.Aggregate) and default.kind in ("best", "first_of")
             and default.domain.kind == "legal")

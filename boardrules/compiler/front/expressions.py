@@ -332,6 +332,7 @@ class ExpressionLowering:
         value = None
         if e.value is not None:
             value = self.expr(e.value, inner)
+        rank = self._rank(e, inner)
         needs_value = {"sum": INT, "max_of": INT, "min_of": INT, "best": INT, "all": BOOL}
         if e.kind in needs_value:
             if value is None:
@@ -344,16 +345,59 @@ class ExpressionLowering:
                               code=ErrorCode.AGGREGATE_VALUE)
         result = {"count": INT, "sum": INT, "max_of": INT, "min_of": INT, "any": BOOL,
                   "all": BOOL}.get(e.kind, Type(var_type.name, True))
-        free = sorted(_locals_used([where, value, domain.low, domain.high]) - {e.var})
+        free = sorted(_locals_used([where, value, rank, domain.low, domain.high]) - {e.var})
         params = tuple((n, scope.variables[n]) for n in free if n in scope.variables)
-        # after any aggregate nested inside; named after where it is written, for profiles
+        args = tuple(ir.Local(t, n) for n, t in params)
+        kind, ranked = e.kind, "" if e.order is None else "desc" if e.order.desc else "asc"
+        if kind == "first_of":  # the best of a value that never differs: the first member
+            kind, value = "best", rank if rank is not None else ir.Const(INT, 0)
+            ranked = ranked or "first"
+        elif rank is not None and value is not None:
+            # best by an order: of the members with the largest value, the first by rank
+            top = ir.CallProc(INT, self._lift(ir.Aggregate(
+                "", "max_of", params, e.var, domain, where, value, INT, e.span, rank="top"),
+                scope), args)
+            largest = ir.Binary(BOOL, "==", value, top)
+            where = largest if where is None else ir.Binary(BOOL, "and", where, largest)
+            value = rank
+        name = self._lift(ir.Aggregate("", kind, params, e.var, domain, where, value, result,
+                                       e.span, rank=ranked), scope)
+        return ir.CallProc(result, name, args)
+
+    def order_key(self, order: ast.Order, inner: Scope) -> ir.Expr:
+        """The key of `by KEY`, checked: an int (entities and enum members have no order
+        the language can compare)."""
+        key = self.expr(order.key, inner)
+        if key.type != ERROR and not assignable(key.type, INT):
+            self.report.error(order.key.span, f"by orders by an int, not {key.type.declared}",
+                              "order by a number: a field or counter such as x.price, or a "
+                              "call that gives one", code=ErrorCode.TYPE_MISMATCH)
+        return key
+
+    def _lift(self, aggregate: ir.Aggregate, scope: Scope) -> str:
+        """Lift an aggregate into its own function, named after where it is written (for
+        profiles) and after any aggregate nested inside it; gives that name."""
         name = f"{self._lift_prefix}{len(self._lifted)}" + (
             f"_in_{scope.function}" if scope.function.isidentifier() else "")
-        self._lifted.append(
-            ir.Aggregate(name, e.kind, params, e.var, domain, where, value, result, e.span)
-        )
-        args = tuple(ir.Local(t, n) for n, t in params)
-        return ir.CallProc(result, name, args)
+        self._lifted.append(dataclasses.replace(aggregate, name=name))
+        return name
+
+    def _rank(self, e: ast.Aggregate, inner: Scope) -> ir.Expr | None:
+        """An aggregate's `by KEY [desc]` as a value that `best` maximizes: the key itself
+        for desc, else -1 - key (which cannot overflow, unlike 0 - key). Lowered to the
+        aggregates every pass knows: first_of is best of the rank; best's ties go to the
+        best rank among the members of the largest value. `by` on an aggregate whose value
+        no order can change is an error."""
+        if e.order is None:
+            return None
+        key = self.order_key(e.order, inner)
+        if e.kind not in ("best", "first_of"):
+            self.report.error(e.order.span, f"the order of the members cannot change {e.kind}",
+                              "by orders a for loop, first_of and best's ties: remove it",
+                              code=ErrorCode.ORDER_CHANGES_NOTHING)
+        if e.order.desc:
+            return key
+        return ir.Binary(INT, "-", ir.Const(INT, -1), key)
 
 
 def _join(a: Type, b: Type) -> Type | None:

@@ -255,6 +255,10 @@ class LayoutLowering:
                                   code=ErrorCode.WRONG_ARGUMENTS)
             effects = []
             for card in deck.cards:
+                if deck.hidden and not card.keep:
+                    self.report.error(card.span, f"card '{card.name}' of hidden deck '{name}' "
+                                      "is not kept", "write: card ... keep",
+                                      code=ErrorCode.HIDDEN_NOT_KEPT)
                 fname = f"effect_{card.name}" if card.effect else ""
                 if card.effect:
                     scope = Scope(fname, VOID, dict(params))
@@ -269,6 +273,7 @@ class LayoutLowering:
             decks.append(ir.Deck(
                 name, deck.title, params, indices[0] if indices else 0, indices, tuple(effects),
                 tuple(c.keep for c in deck.cards for _ in range(max(1, c.copies))),
+                deck.hidden,
             ))
         return tuple(decks)
 

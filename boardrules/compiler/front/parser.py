@@ -66,6 +66,14 @@ def parse(text: str, path: str) -> ast.Module:
     return ast.Module(Span(path, 1, 1, lines, 1), path, tuple(decls.children))
 
 
+def _ordered(children: list) -> tuple[ast.Order | None, list]:
+    """A loop's or aggregate's `by KEY [desc]`, the last of its children when it has one,
+    and the children before it."""
+    if children and isinstance(children[-1], ast.Order):
+        return children[-1], children[:-1]
+    return None, children
+
+
 def _joined(first: Span, last: Span) -> Span:
     """From the start of `first` to the end of `last` (`a + b` of `a + b + c`)."""
     return Span(first.path, first.line, first.column, last.end_line, last.end_column)
@@ -197,9 +205,18 @@ class _ToAst(Transformer_NonRecursive):
         value = None
         if not isinstance(rest[0], Token):
             value, rest = rest[0], rest[1:]
+        order, rest = _ordered(rest)
         var, domain = str(rest[0]), rest[1]
         where = rest[2] if len(rest) > 2 else None
-        return ast.Aggregate(self._span(meta), kind, value, var, domain, where)
+        return ast.Aggregate(self._span(meta), kind, value, var, domain, where, order)
+
+    def order_by(self, meta, c):
+        return ast.Order(self._span(meta), c[0], len(c) > 1)
+
+    def order_desc_only(self, meta, c):
+        raise SourceError(token_span(self.path, c[0]), "'desc' without 'by'",
+                          "desc reverses an order by a key: write by KEY desc",
+                          code=ErrorCode.DESC_WITHOUT_ORDER)
 
     def dom_players(self, meta, c):
         return ast.Domain(self._span(meta), "players")
@@ -259,8 +276,9 @@ class _ToAst(Transformer_NonRecursive):
         return ast.While(self._span(meta), c[0], c[1])
 
     def for_stmt(self, meta, c):
-        where = c[2] if len(c) == 4 else None
-        return ast.For(self._span(meta), str(c[0]), c[1], where, c[-1])
+        order, head = _ordered(c[:-1])
+        where = head[2] if len(head) == 3 else None
+        return ast.For(self._span(meta), str(head[0]), head[1], where, c[-1], order)
 
     def window_stmt(self, meta, c):
         rounds = c[2] if len(c) == 4 else None
@@ -414,8 +432,9 @@ class _ToAst(Transformer_NonRecursive):
 
     def deck_def(self, meta, c):
         cards = tuple(x for x in c if isinstance(x, ast.CardDecl))
+        hidden = any(isinstance(t, Token) and t.type == "HIDDEN" for t in c)
         return ast.DeckDecl(
-            self._span(meta), str(c[0]), c[1], self._str(c[2]), cards, self._prov(c)
+            self._span(meta), str(c[0]), c[1], self._str(c[2]), cards, self._prov(c), hidden
         )
 
     def grid_def(self, meta, c):

@@ -150,9 +150,10 @@ class _Skeletons:
                     return None
                 test = self.expr(s.test)
                 return _seq(test, _star(_seq(self.block(s.body), test)))
-            case ir.Loop():
+            case ir.Loop():  # an ordered walk takes its members and keys first
+                picked = _star(_seq(self.expr(s.order_where), _alt_node(self.expr(s.order), None)))
                 each = _seq(self.expr(s.where), _alt_node(self.block(s.body), None))
-                return _seq(*(self.expr(e) for e in domain_exprs(s.domain)), _star(each))
+                return _seq(*(self.expr(e) for e in domain_exprs(s.domain)), picked, _star(each))
             case ir.Raise():
                 return END_NODE
         return None

@@ -21,6 +21,8 @@ from .symbols import article, resolve_type
 
 PLAYER = Type("player")
 WINDOW_ROUNDS = 3  # rounds of a window that names no bound
+# the most members a walk by a key takes: its arrays are on the C stack (back/sorted_walks.py)
+ORDER_LIMIT = 1024
 
 
 @dataclass
@@ -150,8 +152,29 @@ class StatementLowering:
             where = self.expr(st.where, inner)
             self._expect(where.type, BOOL, st.where.span)
         with self.breakable(scope, st.span) as flag:
-            loop = ir.Loop(st.span, st.var, domain, where, self.block(st.body, inner))
+            body = self.block(st.body, inner)
+            if st.order is None:
+                loop = ir.Loop(st.span, st.var, domain, where, body)
+            else:  # the filter picks the members before the walk (ir.Loop)
+                self._sortable(domain, st.domain.span)
+                loop = ir.Loop(st.span, st.var, domain, None, body,
+                               self.order_key(st.order, inner), where, st.order.desc)
         return broken_out(loop, flag.name) if flag.used else loop
+
+    def _sortable(self, domain: ir.Domain, span: Span) -> None:
+        """An ordered walk sorts its members in C arrays of a size known when compiling
+        (back/sorted_walks.py): a range's bounds must be constants, and not too far apart."""
+        if domain.kind == "players":
+            return
+        low, high = fold(domain.low), fold(domain.high)
+        if low is None or high is None:
+            self.report.error(span, "by orders a range only when its bounds are constants",
+                              "the members are sorted in a list of fixed size: write constant "
+                              "bounds, or walk a range that holds every value",
+                              code=ErrorCode.ORDERED_WALK_SIZE)
+        elif high - low > ORDER_LIMIT:
+            self.report.error(span, f"by orders at most {ORDER_LIMIT} values, not {high - low}",
+                              code=ErrorCode.ORDERED_WALK_SIZE)
 
     def _window(self, st: ast.Window, scope: Scope) -> tuple[ir.Stmt, ...]:
         """`window q from p [rounds n] { body }`: every player still in, in seat order from

@@ -132,6 +132,11 @@ def block(body: tuple[ir.Stmt, ...], indent: str = "  ") -> list[str]:
             case ir.While():
                 lines.append(f"{indent}while {expr(s.test)}")
                 lines += block(s.body, indent + "  ")
+            case ir.Loop() if s.order is not None:
+                lines.append(f"{indent}for {domain(s.var, s.domain, s.order_where)} by "
+                             f"{expr(s.order)}{' desc' if s.desc else ''}"
+                             + (f", then while {expr(s.where)}" if s.where is not None else ""))
+                lines += block(s.body, indent + "  ")
             case ir.Loop():
                 lines.append(f"{indent}for {domain(s.var, s.domain, s.where)}")
                 lines += block(s.body, indent + "  ")

@@ -204,13 +204,22 @@ class While(Stmt):
 
 @dataclass(frozen=True)
 class Loop(Stmt):
-    """for var in domain where filter: body. Domains are integer ranges in IR."""
+    """for var in domain where filter: body. Domains are integer ranges in IR.
+
+    With an order (`by KEY [desc]`), the members that pass `order_where` and their keys
+    (`order`) are taken first, in the domain's order, before the body runs for any of
+    them; the body then runs for those members by key, ascending (descending with
+    `desc`), ties in the domain's order, each still tested by `where` (which then holds
+    at most a break's flag)."""
 
     tag: ClassVar[str] = "loop"
     var: str
     domain: Domain
     where: Expr | None
     body: tuple[Stmt, ...]
+    order: Expr | None = None
+    order_where: Expr | None = None
+    desc: bool = False
 
 
 @dataclass(frozen=True)
@@ -300,6 +309,10 @@ class Aggregate:
     # set by the bound-counts pass: a count every caller compares with constants stops
     # once it reaches this (0: counts every member)
     limit: int = 0
+    # a best lowered from an order (front/expressions.py): its value is the rank of a key,
+    # "asc" (-1 - key) or "desc" (the key), or "first" (first_of without one: a constant);
+    # "top": the max_of of a best by a key, whose filter compares its values with it
+    rank: str = ""
 
 
 @dataclass(frozen=True)
@@ -381,6 +394,7 @@ class Deck:
     cards: tuple[int, ...]
     effects: tuple[str, ...]  # generated method per card ("" when the card does nothing)
     keep: tuple[bool, ...]
+    hidden: bool = False  # its cards are seen by their holder only (agents' observations)
 
 
 @dataclass(frozen=True)

@@ -199,6 +199,22 @@ def mutated_line(line: str, operator: str, old: str, new: str, keyword: str = ""
     return None if changed is None else head + changed + tail
 
 
+def _key_end(part: str, start: int) -> int:
+    """Where the key of `by KEY` that starts at `start` ends: at a loop's block, or at the
+    parenthesis that closes its aggregate (or the end of the line)."""
+    depth = 0
+    for i in range(start, len(part)):
+        if part[i] in "([":
+            depth += 1
+        elif part[i] in ")]":
+            if depth == 0:
+                return i
+            depth -= 1
+        elif part[i] == "{" and depth == 0:
+            return i
+    return len(part)
+
+
 def _changed(part: str, operator: str, old: str, new: str, keyword: str) -> str | None:
     if operator in ("const", "param"):
         numeric = old.lstrip("-").isdigit()
@@ -206,6 +222,15 @@ def _changed(part: str, operator: str, old: str, new: str, keyword: str) -> str 
         return _replace_once(part, pattern, new)
     if operator == "compare":
         return _replace_once(part, COMPARISON_PATTERNS[old], new)
+    if operator == "order":  # `desc` removed, or added after the key
+        if old == "desc":
+            return _replace_once(part, r"\s+desc\b", "")
+        found = list(re.finditer(r"\bby\s", part))
+        if len(found) != 1:
+            return None
+        start = found[0].end()
+        key = part[start:_key_end(part, start)].rstrip()
+        return part[:start] + key + " desc" + part[start + len(key):]
     if operator == "and-or":
         return _replace_once(part, rf"\s{old}\s", f" {new} ")
     if operator == "negate" and keyword and len(re.findall(rf"\b{keyword}\s", part)) == 1:
@@ -213,5 +238,8 @@ def _changed(part: str, operator: str, old: str, new: str, keyword: str) -> str 
                  or re.match(rf"^(.*?\b{keyword}\s+)(.+?)()$", part))
         if found:
             head, condition, rest = found.groups()
+            ordered = re.match(r"^(.+?)(\s+by\s.*)$", condition)  # an ordered walk's filter
+            if ordered:
+                condition, rest = ordered.group(1), ordered.group(2) + rest
             return f"{head}not ({condition}){rest}"
     return None

@@ -4,7 +4,8 @@ A mutant changes the IR that the `check` pass produced (never the text): a numer
 constant written in the rules (+1, -1, x2, 0), a comparison (`<` and `<=`, `==` and
 `!=`), a condition negated, a statement dropped (a payment, a move, an assignment, a
 card return), payer and payee of a payment swapped, `and` for `or`, the player a
-decision asks, an `end turn` removed; or a param's value (+1, -1, x2, 0; a bool flipped),
+decision asks, an `end turn` removed, an ordered walk's order reversed (`desc` added
+or removed); or a param's value (+1, -1, x2, 0; a bool flipped),
 applied by checking the program again with that value.
 
 `mutants(compilation)` lists them in a fixed order, each with its rules-file line, its
@@ -32,7 +33,7 @@ from .mutation_text import aggregate_texts, number_pattern, statement, text, wri
 
 COMPARISONS = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
 OPERATORS = ("const", "compare", "negate", "drop", "swap", "and-or", "chooser", "end-turn",
-             "param")
+             "param", "order")
 
 
 @dataclass(frozen=True)
@@ -280,16 +281,22 @@ class _Mutator:
         compound = isinstance(s, ir.If | ir.While | ir.Loop)
         self._at(s.span, compound)
         changes = {}
-        for name in ("value", "target", "expr", "test", "where"):
+        for name in ("value", "target", "expr", "test", "order_where", "order", "where"):
             child = getattr(s, name, None)
             if isinstance(child, ir.Expr):
                 new = self.expr(child)
-                if name in ("test", "where"):
+                if name in ("test", "where", "order_where"):
                     self._at(s.span, compound)
                     new = self.negate(new, "if" if isinstance(s, ir.If) else
                                       "while" if isinstance(s, ir.While) else "where")
                 if new is not child:
                     changes[name] = new
+        if isinstance(s, ir.Loop) and s.order is not None:
+            self._at(s.span, compound)
+            desc = self._offer("order", s.desc, lambda old=s: (
+                not old.desc, *_reversed(self.text(old.order), old.desc)))
+            if desc is not s.desc:
+                changes["desc"] = desc
         header = f"`{written(self._lines(s.span.path), s.span, True)}`" if compound else ""
         for name in ("then", "otherwise", "body"):
             inner = getattr(s, name, None)
@@ -319,17 +326,23 @@ class _Mutator:
             functions.append(f if guard is f.guard and body is f.body else
                              dataclasses.replace(f, guard=guard, body=body))
         aggregates = []
+        tops: dict[str, ir.Aggregate] = {}  # best by a key's max_of, as its best mutated it
         for a in p.aggregates:
-            if not graph.mutable(a.name):
+            if not graph.mutable(a.name) or a.rank == "top":
                 aggregates.append(a)
                 continue
             self._enter(a.name, a.span)
             self._under = [self._used[a.name]] if a.name in self._used else []
-            where = self.negate(self.expr(a.where)) if a.where is not None else None
-            value = self.expr(a.value)
+            top = _top_of(a, {b.name: b for b in p.aggregates})
+            if top is None:
+                where = self.negate(self.expr(a.where)) if a.where is not None else None
+            else:  # the filter C and V == top(): mutate C and V, in both aggregates
+                where, tops[top.name] = self._topped(a.where, top)
+            value = self._ranked(a) if a.rank else self.expr(a.value)
             self._under = []
             aggregates.append(a if where is a.where and value is a.value else
                               dataclasses.replace(a, where=where, value=value))
+        aggregates = [tops.get(a.name, a) for a in aggregates]
         decisions = tuple(self._decision(d) for d in p.decisions)
         changes: dict = {}
         for prop, value in (("over_when", p.over_when), ("score", p.score),
@@ -353,6 +366,35 @@ class _Mutator:
             changes["decisions"] = decisions
         return dataclasses.replace(p, **changes) if changes else p
 
+    def _topped(self, where: ir.Expr, top: ir.Aggregate) -> tuple[ir.Expr, ir.Aggregate]:
+        """The filter of a best by a key (`C and V == top()`, lowered from `best(V for x
+        in D where C by KEY)`) with C's and V's mutants, and its max_of with the same C and
+        V: a mutant changes what the rules write, never the comparison the lowering wrote
+        nor one copy of two."""
+        largest = where.right if where.op == "and" else where
+        chosen = where.left if where.op == "and" else None
+        mutated = self.negate(self.expr(chosen)) if chosen is not None else None
+        value = self.expr(largest.left)
+        if mutated is chosen and value is largest.left:
+            return where, top
+        largest = dataclasses.replace(largest, left=value)
+        return (largest if chosen is None else dataclasses.replace(
+            where, left=mutated, right=largest)), dataclasses.replace(
+            top, where=mutated, value=value)
+
+    def _ranked(self, a: ir.Aggregate) -> ir.Expr:
+        """The value of a best lowered from an order (ir.Aggregate.rank): the key's own
+        mutants, and the order reversed; never the constants the lowering wrote."""
+        if a.rank == "first":
+            return a.value
+        written = a.value.right if a.rank == "asc" else a.value
+        key = self.expr(written)
+        value = a.value if key is written else (
+            dataclasses.replace(a.value, right=key) if a.rank == "asc" else key)
+        flipped = key if a.rank == "asc" else ir.Binary(ir.INT, "-", ir.Const(ir.INT, -1), key)
+        return self._offer("order", value, lambda: (
+            flipped, *_reversed(self.text(key), a.rank == "desc")))
+
     def _decision(self, d: ir.Decision) -> ir.Decision:
         name = f"decide_{d.name}"
         if not self.graph.mutable(name):
@@ -369,6 +411,26 @@ class _Mutator:
         if (by, low, high, where) == (d.by, d.low, d.high, d.where):
             return d
         return dataclasses.replace(d, by=by, low=low, high=high, where=where)
+
+
+def _top_of(a: ir.Aggregate, aggregates: dict[str, ir.Aggregate]) -> ir.Aggregate | None:
+    """The max_of a best by a key compares its values with (front/expressions.py), if any."""
+    if a.rank not in ("asc", "desc") or a.where is None:
+        return None
+    largest = a.where.right if isinstance(a.where, ir.Binary) and a.where.op == "and" \
+        else a.where
+    if isinstance(largest, ir.Binary) and largest.op == "==" and isinstance(
+            largest.right, ir.CallProc) and largest.right.function in aggregates:
+        top = aggregates[largest.right.function]
+        return top if top.rank == "top" else None
+    return None
+
+
+def _reversed(key: str, desc: bool) -> tuple[str, str, tuple[str, str]]:
+    """An order by a key (as written), before and after `desc` is added or removed, and
+    that change."""
+    before, after = (f"by {key} desc", f"by {key}") if desc else (f"by {key}", f"by {key} desc")
+    return before, after, ("desc", "") if desc else ("", "desc")
 
 
 def _other(op: str) -> str:

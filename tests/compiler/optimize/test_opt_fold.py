@@ -66,12 +66,12 @@ def test_fold_drops_statements_after_end_turn(editions):
 
 def test_some_after_an_early_return_on_none_is_dropped(editions):
     body = DATA + (
-        "proc first_of(g: group) -> bool { return count(t in spaces where t.group == g)"
+        "proc has_spaces(g: group) -> bool { return count(t in spaces where t.group == g)"
         " > 0 }\n"
         "proc in_group(s: space) -> bool {\n"
         "  if s.group == none { return false }\n"
-        "  return first_of(some(s.group))\n}\n"
-        "proc unsure(s: space) -> bool { return first_of(some(s.group)) }\n"
+        "  return has_spaces(some(s.group))\n}\n"
+        "proc unsure(s: space) -> bool { return has_spaces(some(s.group)) }\n"
         "rule r { on land(p: player, s: space) { if in_group(s) and unsure(s) { move(p, 1) } } }\n")
     program = editions.compile(body, until="eliminate-some").program
     assert "k_some" not in calls(body_exprs(function(program, "proc_in_group").body))

@@ -75,7 +75,9 @@ def _block(body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
                 if s.var not in assigned_locals(inner):
                     mark = _known(s.domain, s.var)
                     inner = _marked(inner, s.var, mark)
-                    s = dataclasses.replace(s, where=map_expr(s.where, mark))
+                    s = dataclasses.replace(s, where=map_expr(s.where, mark),
+                                            order_where=map_expr(s.order_where, mark),
+                                            order=map_expr(s.order, mark))
                 s = dataclasses.replace(s, body=inner)
         out.append(s)
     return tuple(out)

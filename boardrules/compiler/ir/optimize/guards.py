@@ -145,9 +145,10 @@ def _loop_guard(loop: ir.Loop, name: str, program: ir.Program, fx: Effects,
     """`any(var in domain where the memoizable part of the filter)`, when it would be
     memoized and skipping the loop on false is unobservable (the filter and the domain
     are pure and safe: a loop whose members all fail it runs nothing)."""
-    if loop.where is None or loop.domain.guarded or loop.domain.kind == "table":
+    where = loop.where if loop.order is None else loop.order_where  # (an ordered walk's)
+    if where is None or loop.domain.guarded or loop.domain.kind == "table":
         return None
-    conjuncts = chain_of(loop.where, "and")
+    conjuncts = chain_of(where, "and")
     if not all(fx.expr_is_clean(e) for e in (*conjuncts, *domain_exprs(loop.domain))):
         return None
     if not any(reads.expr(c) or () for c in conjuncts):

@@ -49,8 +49,8 @@ class _Idle:
     def askers(self, loop: ir.Loop) -> tuple[ir.Expr, ...] | None:
         """The seats whose default answers leave the loop nothing to do, or None when they
         would not (or a seat depends on the round, or the walk may change or fail)."""
-        if not self.fx.expr_is_clean(loop.where) or not all(
-                self.fx.expr_is_clean(e) for e in (loop.domain.low, loop.domain.high)):
+        if not all(self.fx.expr_is_clean(e) for e in (
+                loop.where, loop.order_where, loop.order, loop.domain.low, loop.domain.high)):
             return None
         assigned = assigned_locals(loop.body)
         seats: list[ir.Expr] = []

@@ -216,8 +216,10 @@ class _Narrowing:
                                            otherwise=self.body(s.otherwise))
             case ir.While():
                 return dataclasses.replace(s, body=self.body(s.body))
-            case ir.Loop():
-                return dataclasses.replace(s, domain=self.domain(s.domain), body=self.body(s.body))
+            case ir.Loop():  # an ordered walk keeps its keys in a C array of ints
+                order = None if s.order is None else self._kept(s.order)
+                return dataclasses.replace(s, domain=self.domain(s.domain), body=self.body(s.body),
+                                           order=order)
         return s
 
     def domain(self, d: ir.Domain | None) -> ir.Domain | None:

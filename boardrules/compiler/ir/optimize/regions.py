@@ -316,6 +316,9 @@ class Regions:
                     for e in domain_exprs(s.domain):
                         self._expr(e, w, p, facts)
                     inner = self._walked(s.domain, s.var, w, p, facts)
+                    if s.order is not None:  # an ordered walk's filter, then its keys
+                        self._expr(s.order_where, w, p, inner)
+                        self._expr(s.order, w, p, self._learn(s.order_where, w, p, inner))
                     self._expr(s.where, w, p, inner)
                     self._body(s.body, w, p, self._learn(s.where, w, p, inner))
                 case ir.While():

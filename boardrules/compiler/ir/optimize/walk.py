@@ -17,7 +17,7 @@ ExprFn = Callable[[ir.Expr], ir.Expr]
 # theirs in `args`), and those that hold a statement's own expressions
 CHILD_FIELDS = ("entity", "element", "holds", "left", "right", "operand", "test", "then",
                 "otherwise")
-STMT_FIELDS = ("value", "target", "expr", "test", "where")
+STMT_FIELDS = ("value", "target", "expr", "test", "order_where", "order", "where")
 # each node class's own fields among CHILD_FIELDS: the passes walk the whole program
 # many times, and most classes have none or one of them
 _child_fields: dict[type, tuple[str, ...]] = {}
