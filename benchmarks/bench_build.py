@@ -27,14 +27,14 @@ import time
 COLD_BUILD = """
 import contextlib, json, sys, time
 from boardrules import cli
-from boardrules.compiler import build
+from boardrules.compiler.build import artifacts
 steps = {}
 @contextlib.contextmanager
 def timed(name, size):
     started = time.perf_counter()
     yield
     steps[name] = steps.get(name, 0.0) + time.perf_counter() - started
-with build.watching(timed):
+with artifacts.watching(timed):
     status = cli.main(["compile", sys.argv[1]])
 print(json.dumps(steps))
 sys.exit(status)
