@@ -1,6 +1,6 @@
 """The Animal Crossing edition: its default strategy plays well, and both backends agree.
 
-The edition's scenarios (one per rule, from the rules file) run in
+The edition's scenarios (in scenarios/ and conformance/ beside the rules file) run in
 tests/test_scenarios.py; these tests look at whole games.
 """
 

@@ -1,7 +1,7 @@
 """The Monopoly: Builder edition: both backends agree on whole games, games among
 default players end with the penthouse, and the default strategy plays well.
 
-The edition's scenarios (one or more per rule, from the rules file) run in
+The edition's scenarios (in scenarios/ and conformance/ beside the rules file) run in
 tests/test_scenarios.py; these tests look at whole games.
 """
 

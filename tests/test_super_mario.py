@@ -1,7 +1,7 @@
 """The Super Mario Celebration edition: both backends agree on whole games, with the
 sound unit and without it, and games among default players end by the rules.
 
-The edition's scenarios (one or more per rule, from the rules file) run in
+The edition's scenarios (in scenarios/ and conformance/ beside the rules file) run in
 tests/test_scenarios.py; these tests look at whole games.
 """
 
