@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from boardrules.compiler import ast
-from boardrules.compiler.libpath import bundled_rulesets, scenario_paths
-from boardrules.compiler.parser import parse
+from boardrules.compiler.front import ast
+from boardrules.compiler.front.libpath import bundled_rulesets, scenario_paths
+from boardrules.compiler.front.parser import parse
 
 EDITIONS = sorted(p for p in bundled_rulesets().iterdir()
                   if (p / f"{p.name}.rules").is_file())
