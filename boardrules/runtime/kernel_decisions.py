@@ -95,7 +95,7 @@ class Decisions(Decks):
         elif kind == POLICY_PASSIVE:  # none, or false for a yes/no decision (0 to 1)
             choice = -1 if optional else low if DECISION_TYPES[decision] == "bool" else default
         elif kind == POLICY_RANDOM:
-            choice = low + self.policy_rng.draw_below(span + 1 if optional else span)
+            choice = low + self.policy_rng.below(span + 1 if optional else span)
             if choice > high:
                 choice = -1
         elif span <= MAX_LISTED_ANSWERS and self.k_script_answers(decision, who):  # in C

@@ -22,6 +22,7 @@ LAZY_UNSET = cython.declare(cython.const[cython.longlong], -1099511627776)
 # (The C array sizes below are these numbers written out, as Cython needs literals there;
 # a test checks that they agree. Code generation reads the CAP_ constants from this file.)
 MASK = cython.declare(cython.const[cython.ulonglong], 0xFFFFFFFFFFFFFFFF)
+LOW_32 = cython.declare(cython.const[cython.ulonglong], 0xFFFFFFFF)
 LOOP_LIMIT = cython.declare(cython.const[cython.int], 1000000)
 # The integers the rules keep (locals, counters, cash, arguments) are 32-bit on both backends.
 INT_MIN = cython.declare(cython.const[cython.longlong], -2147483648)
@@ -389,6 +390,27 @@ def splitmix64(x: cython.ulonglong) -> cython.ulonglong:
     return z ^ (z >> 31)
 
 
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def high_product(x: cython.ulonglong, n: cython.ulonglong) -> cython.ulonglong:
+    """floor(x * n / 2**64) for n <= 2**32, from two 64-bit products that cannot wrap:
+    C has no portable 128-bit product, and Python's ints must give the same value."""
+    return ((x >> 32) * n + (((x & LOW_32) * n) >> 32)) >> 32
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def wide_high_product(x: cython.ulonglong, n: cython.ulonglong) -> cython.ulonglong:
+    """floor(x * n / 2**64) for any 64-bit n, from four 32-bit by 32-bit products."""
+    low: cython.ulonglong = (x & LOW_32) * (n & LOW_32)
+    cross_1: cython.ulonglong = (x & LOW_32) * (n >> 32)
+    cross_2: cython.ulonglong = (x >> 32) * (n & LOW_32)
+    middle: cython.ulonglong = (low >> 32) + (cross_1 & LOW_32) + (cross_2 & LOW_32)
+    return ((x >> 32) * (n >> 32) + (cross_1 >> 32) + (cross_2 >> 32)
+            + (middle >> 32)) & MASK
+
+
 @cython.final
 @cython.cclass
 class Rng:
@@ -425,9 +447,13 @@ class Rng:
     @cython.inline
     @cython.exceptval(check=False)
     def draw_below(self, n: cython.longlong) -> cython.longlong:
-        """A uniform integer in [0, n) for n >= 1, inline in the kernel's draws."""
+        """A uniform integer in [0, n) for 1 <= n <= 2**32, inline in the kernel's draws:
+        Lemire's multiply-shift, the high half of the 64-bit draw times n (a multiply
+        where `%` would divide). It reads the draw's top bits, xorshift128+'s strong ones
+        (its weak low bits reach the result only through carries), so the whole 64 bits
+        are used, with no shift first: the bias is below n / 2**64."""
         return cython.cast(cython.longlong,
-                           (self.step() >> 11) % cython.cast(cython.ulonglong, n))
+                           high_product(self.step(), cython.cast(cython.ulonglong, n)))
 
     @cython.ccall
     @cython.exceptval(check=False)
@@ -437,8 +463,11 @@ class Rng:
     @cython.ccall
     @cython.exceptval(check=False)
     def below(self, n: cython.longlong) -> cython.longlong:
-        """A uniform integer in [0, n) for n >= 1."""
-        return self.draw_below(n)
+        """A uniform integer in [0, n) for n >= 1: draw_below's value for any n."""
+        if n <= 0x100000000:
+            return self.draw_below(n)
+        return cython.cast(cython.longlong,
+                           wide_high_product(self.step(), cython.cast(cython.ulonglong, n)))
 
     def copy(self):
         other: Rng = Rng.__new__(Rng)

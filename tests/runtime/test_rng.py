@@ -92,13 +92,25 @@ def test_copy_continues_identically_and_independently():
 # ---- below ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("n", [1, 2, 3, 6, 7, 36, 1000, 2**31 - 1])
-def test_below_is_in_range_and_uses_the_top_53_bits(n):
+@pytest.mark.parametrize("n", [1, 2, 3, 6, 7, 36, 1000, 2**31 - 1, 2**32, 2**32 + 1,
+                               2**47 + 3, 2**63 - 1])
+def test_below_is_the_high_half_of_the_draw_times_n(n):
+    """Lemire's multiply-shift: floor(x * n / 2**64) of the whole 64-bit draw x."""
     rng, ref = kernel.Rng(n), RefXorshift128Plus(n)
     for _ in range(2000):
         value = rng.below(n)
         assert 0 <= value < n
-        assert value == (ref.next() >> 11) % n
+        assert value == (ref.next() * n) >> 64
+
+
+@pytest.mark.parametrize("x", [0, 1, 2**32 - 1, 2**32, 2**63, M64 - 2**32 + 1, M64])
+@pytest.mark.parametrize("n", [1, 6, 2**31, 2**32 - 1, 2**32])
+def test_high_product_is_exact_at_the_edges(x, n):
+    """The two-product form cannot wrap for any 64-bit draw and n up to 2**32, and the
+    four-product form agrees with it and holds for any 64-bit n."""
+    assert kernel.high_product(x, n) == (x * n) >> 64
+    assert kernel.wide_high_product(x, n) == (x * n) >> 64
+    assert kernel.wide_high_product(x, M64 - n + 1) == (x * (M64 - n + 1)) >> 64
 
 
 def test_below_one_is_always_zero():
@@ -134,5 +146,5 @@ def test_compiled_rng_matches_the_reference(disney_compiled, seed):
     compiled, ref = disney_compiled.Rng(seed), RefXorshift128Plus(seed)
     assert [compiled.next_u64() for _ in range(500)] == [ref.next() for _ in range(500)]
     compiled, python = disney_compiled.Rng(seed), kernel.Rng(seed)
-    for n in (1, 6, 1000, 2**31 - 1):
+    for n in (1, 6, 1000, 2**31 - 1, 2**32, 2**32 + 1, 2**63 - 1):
         assert [compiled.below(n) for _ in range(200)] == [python.below(n) for _ in range(200)]
