@@ -33,6 +33,7 @@ from .cli_support import (
 )
 from .compiler.build.artifacts import verified, watching
 from .compiler.build.build_settings import BuildError
+from .compiler.build.obtain import compile_edition, indexed_artifact, publish_compilation
 from .compiler.common.diagnostics import CompileError, did_you_mean, print_warnings, terminal_text
 from .harness.describe_format import SECTIONS as DESCRIBED_SECTIONS
 from .harness.failure_trace import TRACE_LINES
@@ -49,14 +50,7 @@ from .harness.simulate import (
 from .harness.test_command import SUITES
 from .outputs import check_outputs, run_inputs, write_atomic
 from .progress import BuildProgress
-from .runtime.loader import (
-    BACKENDS,
-    EditionNotFound,
-    compile_edition,
-    indexed_artifact,
-    publish_compilation,
-    resolve_edition,
-)
+from .runtime.loader import BACKENDS, EditionNotFound, resolve_edition
 
 
 class _Parser(argparse.ArgumentParser):
