@@ -13,7 +13,7 @@ import pytest
 
 from boardrules.compiler import pipeline
 from boardrules.compiler.back import template_cache
-from boardrules.compiler.build import front_end_cache, source_index
+from boardrules.compiler.build import front_end_cache, obtain, source_index
 from boardrules.compiler.common.diagnostics import CompileError
 from boardrules.runtime import loader
 
@@ -262,3 +262,13 @@ def test_cache_clean_removes_every_entry_and_stale_builds(tmp_path):
     young.mkdir()
     build._remove_stale(cache)
     assert not stale.exists() and young.exists()
+
+
+def test_an_unknown_backend_is_refused_before_anything_is_looked_for(cache):
+    """The loader refuses it before the edition is resolved, and the build's entry point
+    before anything is looked up or built (it would otherwise write the interpreted one)."""
+    with pytest.raises(ValueError, match="unknown backend 'fast'"):
+        loader.load_module("no_such_edition", "fast")
+    with pytest.raises(ValueError, match="unknown backend 'fast'"):
+        obtain.artifact(FIXTURES / "tiny" / "tiny.rules", "fast")
+    assert not (cache / source_index.FOLDER).exists()
