@@ -272,3 +272,16 @@ def test_an_unknown_backend_is_refused_before_anything_is_looked_for(cache):
     with pytest.raises(ValueError, match="unknown backend 'fast'"):
         obtain.artifact(FIXTURES / "tiny" / "tiny.rules", "fast")
     assert not cache.exists()  # nothing compiled, nothing written
+
+
+def test_the_suite_builds_in_a_cache_of_its_own_never_the_users(monkeypatch):
+    """The suite's fifty-odd test editions go to the checkout's own cache (conftest.py),
+    which the commands it runs in subprocesses inherit, not to the user's."""
+    from boardrules.compiler.common.cache_folder import cache_root
+
+    suite = cache_root().resolve()
+    assert os.environ.get("BOARDRULES_CACHE") and suite == Path(
+        os.environ["BOARDRULES_CACHE"]).resolve()
+    monkeypatch.delenv("BOARDRULES_CACHE")
+    users = cache_root().resolve()
+    assert suite != users and users not in suite.parents
