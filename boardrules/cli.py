@@ -69,6 +69,9 @@ class _Parser(argparse.ArgumentParser):
             started = [name for name in known if given and name.startswith(given)]
             hint = (f"did you mean '{started[0]}'?" if len(started) == 1
                     else did_you_mean(given, known))
+            if message.startswith("argument COMMAND") and given in DESCRIBED_SECTIONS:
+                # `boardrules options EDITION`: what an edition declares is describe's
+                hint = f"did you mean 'describe EDITION --section {given}'?"
         else:
             unknown = re.search(r"unrecognized arguments: (-[^\s=]+)", message)
             hint = did_you_mean(unknown.group(1), self._option_strings()) if unknown else ""
