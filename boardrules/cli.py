@@ -33,6 +33,7 @@ from .cli_support import (
 )
 from .compiler.build.artifacts import verified, watching
 from .compiler.build.build_settings import BuildError
+from .compiler.build.obtain import compile_edition, indexed_artifact, publish_compilation
 from .compiler.common.diagnostics import CompileError, did_you_mean, print_warnings, terminal_text
 from .harness.describe_format import SECTIONS as DESCRIBED_SECTIONS
 from .harness.failure_trace import TRACE_LINES
@@ -49,14 +50,7 @@ from .harness.simulate import (
 from .harness.test_command import SUITES
 from .outputs import check_outputs, run_inputs, write_atomic
 from .progress import BuildProgress
-from .runtime.loader import (
-    BACKENDS,
-    EditionNotFound,
-    compile_edition,
-    indexed_artifact,
-    publish_compilation,
-    resolve_edition,
-)
+from .runtime.loader import BACKENDS, EditionNotFound, resolve_edition
 
 
 class _Parser(argparse.ArgumentParser):
@@ -75,6 +69,9 @@ class _Parser(argparse.ArgumentParser):
             started = [name for name in known if given and name.startswith(given)]
             hint = (f"did you mean '{started[0]}'?" if len(started) == 1
                     else did_you_mean(given, known))
+            if message.startswith("argument COMMAND") and given in DESCRIBED_SECTIONS:
+                # `boardrules options EDITION`: what an edition declares is describe's
+                hint = f"did you mean 'describe EDITION --section {given}'?"
         else:
             unknown = re.search(r"unrecognized arguments: (-[^\s=]+)", message)
             hint = did_you_mean(unknown.group(1), self._option_strings()) if unknown else ""

@@ -206,6 +206,7 @@ def test_progress_on_a_terminal_and_nothing_when_piped(tmp_path):
     (["cov"], "did you mean 'coverage'?"),
     (["simulate", "disney_theme_park", "--gmes", "1"], "did you mean '--games'?"),
     (["simulate", "disney_theme_prk"], "did you mean 'disney_theme_park'?"),
+    (["options", "disney_theme_park"], "did you mean 'describe EDITION --section options'?"),
 ])
 def test_a_mistyped_command_option_or_edition_gets_a_suggestion(args, hint, capsys):
     assert main(args) == 2

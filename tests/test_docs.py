@@ -73,7 +73,8 @@ def parse_each_library_once():
 @pytest.mark.parametrize("doc", ["language.md", "tutorial.md"])
 def test_every_code_block_says_what_it_is(doc):
     editions = {p.name for p in rulesets_dir().iterdir() if (p / f"{p.name}.rules").is_file()}
-    allowed = {"language.md": [["rules"], ["rules", "fragment"], ["text"], ["sh"], ["python"]],
+    allowed = {"language.md": [["rules"], ["rules", "fragment"], ["text"], ["sh"], ["python"],
+                               ["console"]],
                "tutorial.md": [["rules"], ["rules", "skeleton"], ["text"],
                                ["text", TUTORIAL_RULEBOOK], ["sh"], ["python"]]}[doc]
     assert blocks(doc), f"no code blocks found in {doc}"

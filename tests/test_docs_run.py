@@ -1,7 +1,7 @@
 """The README and docs run as shown: their commands, their Python, and what they print.
 
 What each kind of block promises (the tutorial and the language reference have their
-own, stricter tests in test_docs.py):
+own, stricter tests in test_docs.py, for every kind but `console`):
 
 - a `console` block is a terminal: each `$ boardrules ...` line is run (in a temporary
   folder) and what it prints must be the lines that follow it, elisions allowed
@@ -28,7 +28,9 @@ SYNOPSIS = re.compile(r"[\[|]|\b[A-Z]{2,}\b")
 
 
 def _all(kind: str) -> list[Block]:
-    return [b for doc in documents() if doc not in OWN_TESTS
+    """The blocks of a kind; a `console` block of every page (the tutorial's and the
+    language reference's own tests run none)."""
+    return [b for doc in documents() if kind == "console" or doc not in OWN_TESTS
             for b in blocks(doc) if b.words[:1] == [kind]]
 
 

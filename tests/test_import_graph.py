@@ -112,3 +112,32 @@ def test_a_stage_importing_a_later_one_is_seen():
              "boardrules.compiler.ir.optimize.fold": {"boardrules.compiler.common.files"}}
     assert stage_violations(graph) == [
         "boardrules.compiler.front.checker -> boardrules.compiler.back.codegen"]
+
+
+# The runtime imports an edition's module; finding or making it is the build's business,
+# asked through its one entry point. Besides it, the runtime reads only where the bundled
+# rulesets are (the library path, standard library only).
+RUNTIME_REACHES = {"boardrules.compiler.build.obtain", "boardrules.compiler.front.libpath"}
+
+
+def compiler_imports_of_runtime(graph: dict[str, set[str]]) -> list[str]:
+    """The runtime's imports of the compiler beyond the build's entry point."""
+    return sorted(f"{module} -> {target}" for module, targets in graph.items()
+                  if module.startswith("boardrules.runtime.")
+                  for target in targets
+                  if target.startswith("boardrules.compiler") and target not in RUNTIME_REACHES)
+
+
+def test_the_runtime_asks_the_build_only_through_its_entry_point():
+    graph = import_graph()
+    assert compiler_imports_of_runtime(graph) == []
+    assert "boardrules.compiler.build.obtain" in graph["boardrules.runtime.loader"]
+
+
+def test_a_runtime_import_of_the_build_beyond_the_entry_point_is_seen():
+    graph = {"boardrules.runtime.loader": {"boardrules.compiler.build.obtain",
+                                           "boardrules.compiler.build.source_index"},
+             "boardrules.runtime.kernel": {"boardrules.compiler.pipeline"}}
+    assert compiler_imports_of_runtime(graph) == [
+        "boardrules.runtime.kernel -> boardrules.compiler.pipeline",
+        "boardrules.runtime.loader -> boardrules.compiler.build.source_index"]

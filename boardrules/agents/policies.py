@@ -53,8 +53,9 @@ def _yes_no(options: list[int]) -> bool:
 def window_decisions(edition: str) -> list[str]:
     """The decisions an edition asks inside its windows (describe's data: it runs the
     checking front end, cached after the first time)."""
+    from ..compiler.build.obtain import compile_edition
     from ..harness.describe import describe
-    from ..runtime.loader import compile_edition, resolve_edition
+    from ..runtime.loader import resolve_edition
 
     data = describe(compile_edition(resolve_edition(edition)))
     return sorted({name for window in data["windows"] for name in window["asks"]})

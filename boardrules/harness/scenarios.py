@@ -17,12 +17,13 @@ from pathlib import Path
 from types import ModuleType
 
 from ..compiler.back.codegen import generate_scenarios
+from ..compiler.build.obtain import compile_edition
 from ..compiler.front.quotes import quoted_units
 from ..compiler.ir import nodes as ir
 from ..compiler.pipeline import Compilation
 from ..runtime.errors import rules_location
 from ..runtime.kernel_support import forced_key
-from ..runtime.loader import compile_edition, import_compilation, resolve_edition
+from ..runtime.loader import import_compilation, resolve_edition
 from ..runtime.values import named
 from .failure_trace import TRACE_LINES, trace_tail
 

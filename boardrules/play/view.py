@@ -19,8 +19,9 @@ Described = dict[str, dict[str, Any]]
 def decisions_described(edition: str) -> Described:
     """Each decision's prompt and the rulebook sentences of the rules that ask it, by name
     (describe's data: the checking front end, cached after its first run)."""
+    from ..compiler.build.obtain import compile_edition
     from ..harness.describe import describe
-    from ..runtime.loader import compile_edition, resolve_edition
+    from ..runtime.loader import resolve_edition
 
     data = describe(compile_edition(resolve_edition(edition)))
     return {d["name"]: d for d in data["decisions"]}

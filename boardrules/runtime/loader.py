@@ -1,14 +1,16 @@
-"""Find, compile (through the cache) and import an edition's module for a backend.
+"""Find an edition, ask the build for its artifact, and import it for a backend.
 
 `interpreted` imports the generated .py with CPython; `compiled` imports the
 Cython extension built from the very same file. Editions are named by a path
 to a .rules file, by a path to a ruleset folder, or by a folder name under the
 rulesets directory (the bundled editions).
 
-An edition compiled before loads through the source index (compiler/build/source_index.py)
-without running the front end: this module and what it imports at module level
-stay light (no Lark, Jinja2 or Cython), so a cached load costs little more
-than the import of the module itself.
+How the artifact is found or made (the source index, the front end and its kept
+results, Cython and the C compiler) is the build's business: this module asks its one
+entry point (compiler/build/obtain.py) and imports what it gets, each module once per
+process, an interpreted one only from its verified source. What it imports at module
+level stays light (no Lark, Jinja2 or Cython), so a cached load costs little more than
+the import of the module itself.
 """
 
 from __future__ import annotations
@@ -22,31 +24,28 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from ..compiler.build import source_index
-from ..compiler.build.artifacts import (
+from ..compiler.build.obtain import (
+    BACKENDS,
     Artifact,
-    artifact_named,
-    build_extension,
-    content_key,
-    ensure_extension,
-    publish_source,
-    step,
+    BuildError,
+    artifact,
+    check_backend,
+    publish_compilation,
+    published,
+    received,
     touch,
-    verified,
     verified_bytes,
-    write_source,
 )
-from ..compiler.build.build_settings import BuildError
-from ..compiler.front.libpath import bundled_rulesets, source_size
+from ..compiler.front.libpath import bundled_rulesets
 
 if TYPE_CHECKING:
     from ..compiler.pipeline import Compilation
 
-BACKENDS = ("compiled", "interpreted")
+__all__ = ["BACKENDS", "EditionNotFound", "VerifiedSourceLoader", "edition_in_folder",
+           "generated_code", "import_compilation", "load_generated", "load_module",
+           "load_published", "published_name", "resolve_edition", "rulesets_dir"]
+
 _loaded: dict[tuple[str, str], ModuleType] = {}
-# the artifact of an edition built with params set, by (the edition's own module, settings,
-# backend): checked and generated once per process (a command checks, then simulates)
-_param_builds: dict[tuple[str, tuple[str, ...], str], Artifact] = {}
 
 
 class EditionNotFound(Exception):
@@ -101,41 +100,18 @@ def resolve_edition(name_or_path: str) -> Path:
 
 def load_module(name_or_path: str, backend: str = "compiled",
                 params: Sequence[str] = ()) -> ModuleType:
-    """Import the edition's module for the backend: straight from the cache when the
-    source index knows its files, else compiled (cached) through the front end. With
-    `params` (`NAME=VALUE`), the module built with those params set
-    (compiler/param_settings.py; raises its ParamError)."""
-    if backend not in BACKENDS:
-        raise ValueError(f"unknown backend '{backend}': choose {' or '.join(BACKENDS)}")
-    path = resolve_edition(name_or_path)
-    if params:
-        return _with_params(path, backend, tuple(params))
-    artifact = indexed_artifact(path)
-    if artifact is not None:
-        return _import(artifact, backend)
-    if backend == "compiled":
-        from ..compiler.build import cython_process
-
-        cython_process.start_ahead()  # its start overlaps the front end
-    return import_compilation(compile_edition(path), backend)
-
-
-def _with_params(path: Path, backend: str, params: tuple[str, ...]) -> ModuleType:
-    """The edition built with params set: in the cache under its own content's name, and
-    never in the source index, which names the edition's own module."""
-    from ..compiler.param_settings import with_params
-
-    edition = compile_edition(path)
-    key = (content_key(edition), params, backend)
-    if key not in _param_builds:
-        _param_builds[key] = _published(with_params(edition, params), backend)
-    return _import(_param_builds[key], backend)
+    """Import the edition's module for the backend, as the build hands it over
+    (compiler/build/obtain.py: from the cache when the source index knows the edition's
+    files, else compiled through the front end; with `params` (`NAME=VALUE`), the module
+    built with those params set, or its ParamError)."""
+    check_backend(backend)  # before the edition is looked for, as always
+    return _import(artifact(resolve_edition(name_or_path), backend, params), backend)
 
 
 def load_published(module_name: str, backend: str) -> ModuleType:
     """A module its driver published in the cache, by its name (published_name): how a
     worker process loads what the driver built, params and all."""
-    return _import(artifact_named(module_name), backend)
+    return _import(published(module_name, backend), backend)
 
 
 def published_name(module: ModuleType) -> str:
@@ -143,62 +119,23 @@ def published_name(module: ModuleType) -> str:
     return module.__name__.removesuffix("_interpreted")
 
 
-def indexed_artifact(path: Path) -> Artifact | None:
-    """The cached artifact the edition's unchanged files made last time, by the source
-    index; None when the front end must run (a damaged source goes through it again)."""
-    cached = source_index.lookup(path)
-    if cached is None:
-        return None
-    artifact = artifact_named(cached)
-    return artifact if verified(artifact.source) else None
-
-
-def compile_edition(path: Path, until: str = "codegen") -> Compilation:
-    """The front end's result for a rules file, up to the pass `until`: read back when its
-    files are unchanged since it last ran (compiler/build/front_end_cache.py; a kept compilation
-    went through every pass, so it serves code generation and check's last pass alike),
-    else run (a build step a progress display can show) and kept."""
-    from ..compiler.build import front_end_cache
-    from ..compiler.pipeline import LAST_CHECKING_PASS, compile_rules
-
-    if until in ("codegen", LAST_CHECKING_PASS):
-        kept = front_end_cache.load(path)
-        if kept is not None:
-            return kept
-    with step("front end", source_size(path)):
-        compilation = compile_rules(path, until=until)
-    front_end_cache.keep(compilation)  # only one that reached code generation is kept
-    return compilation
-
-
 def load_generated(module_name: str, code: str, backend: str) -> ModuleType:
     """Import generated code sent from another machine (a Ray driver): published into this
     machine's cache under its name when missing, and built there for the compiled backend."""
-    return _import(publish_source(artifact_named(module_name), code), backend)
+    return _import(received(module_name, code, backend), backend)
 
 
 def generated_code(module: ModuleType) -> tuple[str, str]:
     """A loaded edition module's cache name and generated code, to send elsewhere."""
     name = published_name(module)
-    return name, artifact_named(name).source.read_text()
+    return name, published(name, "interpreted").source.read_text()
 
 
 def import_compilation(compilation: Compilation, backend: str) -> ModuleType:
-    """Import a compilation's module (building it when needed) and index its files."""
+    """Import a compilation already in hand (the scenarios' production module, a test's
+    program built with other passes): a thin name for importing what the build publishes
+    for it, and its files indexed, so that a later load skips the front end."""
     return _import(publish_compilation(compilation, backend), backend)
-
-
-def publish_compilation(compilation: Compilation, backend: str) -> Artifact:
-    """The compilation's module in the cache, built for the compiled backend, and its
-    files in the source index, so that a later load skips the front end."""
-    artifact = _published(compilation, backend)
-    source_index.record(compilation, artifact.module_name)
-    return artifact
-
-
-def _published(compilation: Compilation, backend: str) -> Artifact:
-    """The compilation's module in the cache, built for the compiled backend."""
-    return build_extension(compilation) if backend == "compiled" else write_source(compilation)
 
 
 class VerifiedSourceLoader(importlib.machinery.SourceFileLoader):
@@ -214,13 +151,13 @@ class VerifiedSourceLoader(importlib.machinery.SourceFileLoader):
         return compile(data, self.path, "exec", dont_inherit=True)
 
 
-def _import(artifact: Artifact, backend: str) -> ModuleType:
+def _import(found: Artifact, backend: str) -> ModuleType:
+    """The artifact's module, imported once per process (the build made it ready)."""
     if backend == "compiled":
-        ensure_extension(artifact)
-        path, name = artifact.extension, artifact.module_name
+        path, name = found.extension, found.module_name
         loader = importlib.machinery.ExtensionFileLoader(name, str(path))
     else:
-        path, name = artifact.source, artifact.module_name + "_interpreted"
+        path, name = found.source, found.module_name + "_interpreted"
         loader = VerifiedSourceLoader(name, str(path))
     key = (str(path), backend)
     if key not in _loaded:
@@ -228,5 +165,5 @@ def _import(artifact: Artifact, backend: str) -> ModuleType:
         module = importlib.util.module_from_spec(spec)
         loader.exec_module(module)
         _loaded[key] = module
-        touch(artifact)
+        touch(found)
     return _loaded[key]

@@ -132,8 +132,9 @@ def test_a_drawn_chip_is_seen_by_its_holder_alone():
 
 
 def test_describe_says_which_decks_are_hidden():
+    from boardrules.compiler.build.obtain import compile_edition
     from boardrules.harness.describe import describe, format_text
-    from boardrules.runtime.loader import compile_edition, resolve_edition
+    from boardrules.runtime.loader import resolve_edition
 
     data = describe(compile_edition(resolve_edition(str(DEMO))))
     assert {d["name"]: d["hidden"] for d in data["decks"]} == {"bugs": True, "fishes": False}

@@ -13,7 +13,7 @@ import pytest
 
 from boardrules.compiler import pipeline
 from boardrules.compiler.back import template_cache
-from boardrules.compiler.build import front_end_cache, source_index
+from boardrules.compiler.build import front_end_cache, obtain, source_index
 from boardrules.compiler.common.diagnostics import CompileError
 from boardrules.runtime import loader
 
@@ -262,3 +262,26 @@ def test_cache_clean_removes_every_entry_and_stale_builds(tmp_path):
     young.mkdir()
     build._remove_stale(cache)
     assert not stale.exists() and young.exists()
+
+
+def test_an_unknown_backend_is_refused_before_anything_is_looked_for(cache):
+    """The loader refuses it before the edition is resolved, and the build's entry point
+    before anything is looked up or built (it would otherwise write the interpreted one)."""
+    with pytest.raises(ValueError, match="unknown backend 'fast'"):
+        loader.load_module("no_such_edition", "fast")
+    with pytest.raises(ValueError, match="unknown backend 'fast'"):
+        obtain.artifact(FIXTURES / "tiny" / "tiny.rules", "fast")
+    assert not cache.exists()  # nothing compiled, nothing written
+
+
+def test_the_suite_builds_in_a_cache_of_its_own_never_the_users(monkeypatch):
+    """The suite's fifty-odd test editions go to the checkout's own cache (conftest.py),
+    which the commands it runs in subprocesses inherit, not to the user's."""
+    from boardrules.compiler.common.cache_folder import cache_root
+
+    suite = cache_root().resolve()
+    assert os.environ.get("BOARDRULES_CACHE") and suite == Path(
+        os.environ["BOARDRULES_CACHE"]).resolve()
+    monkeypatch.delenv("BOARDRULES_CACHE")
+    users = cache_root().resolve()
+    assert suite != users and users not in suite.parents

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from boardrules.compiler.build import obtain
 from boardrules.compiler.build.artifacts import step, watching
 from boardrules.progress import BuildProgress
 from boardrules.runtime import loader
@@ -31,7 +32,7 @@ def _load_fresh(edition: Path, cache: Path) -> subprocess.CompletedProcess:
 
 
 def _cached_source(edition: Path) -> Path:
-    return loader.indexed_artifact(edition).source
+    return obtain.indexed_artifact(edition).source
 
 
 def test_a_pycache_file_is_never_imported(cache, tiny_copy):

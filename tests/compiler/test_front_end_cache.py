@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from boardrules.compiler.build import front_end_cache
+from boardrules.compiler.build.obtain import compile_edition
 from boardrules.compiler.pipeline import compile_rules
-from boardrules.runtime.loader import compile_edition
 
 
 def entries(cache: Path) -> list[Path]:

@@ -14,6 +14,7 @@ import pytest
 from boardrules.cli import main
 from boardrules.compiler.build import source_index
 from boardrules.compiler.build.artifacts import watching
+from boardrules.compiler.build.obtain import compile_edition
 from boardrules.compiler.common.diagnostics import CompileError
 from boardrules.compiler.common.error_codes import ErrorCode as E
 from boardrules.compiler.front import modules
@@ -29,12 +30,7 @@ from boardrules.compiler.front.modules import load_sources
 from boardrules.compiler.library_check import check_library, library_module
 from boardrules.compiler.pipeline import compile_rules
 from boardrules.harness.scaffold import new_edition
-from boardrules.runtime.loader import (
-    EditionNotFound,
-    compile_edition,
-    load_module,
-    resolve_edition,
-)
+from boardrules.runtime.loader import EditionNotFound, load_module, resolve_edition
 
 HEAD = 'edition "T" { rulebook "rulebook.txt" }\n'
 SMALL_EDITION = HEAD + """import walk

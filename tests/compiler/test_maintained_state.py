@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from boardrules.compiler.back.codegen import whole_word
+from boardrules.compiler.build.obtain import compile_edition
 from boardrules.compiler.ir import derived
 from boardrules.compiler.ir import nodes as ir
-from boardrules.runtime.loader import compile_edition, import_compilation
+from boardrules.runtime.loader import import_compilation
 
 ROOT = Path(__file__).resolve().parents[2]
 EDITIONS = [ROOT / "benchmarks/editions/classic_reference/classic_reference.rules",

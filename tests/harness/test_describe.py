@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 
 from boardrules.cli import main
+from boardrules.compiler.build.obtain import compile_edition
 from boardrules.compiler.common.diagnostics import source_lines
 from boardrules.harness.describe import describe, format_text
 from boardrules.harness.describe_format import SECTIONS as DESCRIBED
 from boardrules.harness.describe_text import expr_text
-from boardrules.runtime.loader import compile_edition, resolve_edition
+from boardrules.runtime.loader import resolve_edition
 
 ROOT = Path(__file__).resolve().parents[2]
 EDITIONS = ("disney_theme_park", "super_mario_celebration", "animal_crossing", "builder")

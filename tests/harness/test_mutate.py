@@ -186,6 +186,25 @@ def test_the_command_line(tmp_path, capsys):
     assert "cannot read mutation results" in capsys.readouterr().err
 
 
+
+def test_a_run_out_of_time_counts_the_mutants_run_not_those_selected(tmp_path, capsys):
+    """`--time` selects every mutant and runs what fits: the terminal and the page count
+    the mutants run (beside those not run), and one worker is one worker."""
+    out = tmp_path / "m.json"
+    assert main(["mutate", str(EDITION), "--time", "0.001", "--workers", "1",
+                 "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    totals = data["totals"]
+    ran = totals["selected"] - totals["not_run"]
+    assert totals["selected"] == totals["mutants"] and totals["not_run"] > 0
+    printed = capsys.readouterr().out
+    assert f"mutation_demo ({ran} of {totals['mutants']} mutants run; 1 worker," in printed
+    assert f"{totals['not_run']} not run: out of time" in printed
+    page = render_html(data)
+    assert f'<dd class="stats">{ran} of {totals["mutants"]} run</dd>' in page
+    assert f"{totals['not_run']} not run (out of time)" in page and "1 worker," in page
+    assert "or noted as equivalent in the rules" in page  # not only "the same code"
+
 @pytest.mark.parametrize("edition", ["disney_theme_park", "super_mario_celebration",
                                      "animal_crossing", "builder"])
 def test_every_equivalent_note_names_a_mutant(edition):

@@ -15,8 +15,8 @@ import pytest
 from boardrules.cli import main
 from boardrules.compiler.build import source_index
 from boardrules.compiler.build.artifacts import artifact_for
+from boardrules.compiler.build.obtain import compile_edition, publish_compilation
 from boardrules.harness.scenarios import cases, run_edition
-from boardrules.runtime.loader import compile_edition, publish_compilation
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "tests" / "editions" / "conformance_demo"
