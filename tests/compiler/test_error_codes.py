@@ -179,6 +179,8 @@ CASES = [
     case(E.GIVEN_TWICE, "param x: int = 1\nset x = 2\nset x = 3\n", 15, 1),
     case(E.BUILTIN_REDEFINED, "counter rounds: int = 0\n", 13, 1),
     case(E.LOCAL_RETYPED, "proc f() {\n  let x = 1\n  let x = true\n}\n", 15, 3),
+    case(E.LOCAL_REDECLARED, "proc f() {\n  for a in 1 to 2 { for a in 1 to 2 { } }\n}\n",
+         14, 21),
     case(E.AMBIGUOUS_NAME, "enum a { red }\nenum b { red }\nproc f() -> a { return red }\n",
          15, 24),
     case(E.WRONG_KIND_OF_NAME, DIE + "proc f() -> int { return six }\n", 14, 26),

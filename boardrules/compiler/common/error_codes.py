@@ -141,6 +141,10 @@ class ErrorCode(Enum):
         "BR221", "break outside a loop",
         "break leaves the innermost for or while loop of its handler or procedure; a window's "
         "body is not a loop")
+    LOCAL_REDECLARED = (
+        "BR222", "local declared again in an inner block",
+        "a function has one variable per name: a loop's member or a local declared inside a "
+        "block would overwrite the enclosing block's, which is still in use after it")
 
     # ---- BR3xx: types and values ---------------------------------------------------------
     TYPE_MISMATCH = (

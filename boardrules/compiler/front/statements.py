@@ -146,7 +146,7 @@ class StatementLowering:
     def _loop(self, st: ast.For, scope: Scope) -> ir.Stmt | tuple[ir.Stmt, ...]:
         domain, var_type = self.domain(st.domain, scope)
         inner = scope.child()
-        self._declare(inner, st.var, var_type, st.span)
+        self._declare(inner, st.var, var_type, st.span, "the outer loop's member")
         where = None
         if st.where is not None:
             where = self.expr(st.where, inner)
@@ -190,7 +190,7 @@ class StatementLowering:
             rounds = self.expr(st.rounds, scope)
             self._expect(rounds.type, INT, st.rounds.span)
         inner = scope.child()
-        self._declare(inner, st.var, PLAYER, st.span)
+        self._declare(inner, st.var, PLAYER, st.span, "the window's player")
         self.break_flags.append(None)  # break cannot leave a window
         try:
             body = self.block(st.body, inner)
@@ -261,7 +261,16 @@ class StatementLowering:
         args = self._args(st.args, self._params(deck.params), st.span, st.deck, scope)
         return ir.Evaluate(st.span, ir.CallProc(VOID, f"draw_{st.deck}", args))
 
-    def _declare(self, scope: Scope, name: str, vtype: Type, span: Span) -> None:
+    def _declare(self, scope: Scope, name: str, vtype: Type, span: Span,
+                 kind: str = "a local of an enclosing block") -> None:
+        """Declare a local of this block. The generated function has one variable per
+        name, so a name an enclosing block still uses cannot be declared again inside
+        (its value would be the inner one's after the block)."""
+        enclosing = scope.enclosing(name)
+        if enclosing is not None:
+            self.report.error(span, f"'{name}' already names {enclosing}",
+                              "give the inner one another name",
+                              code=ErrorCode.LOCAL_REDECLARED)
         previous = scope.declared.get(name)
         if previous is not None and previous != vtype and ERROR not in (previous, vtype):
             self.report.error(span, f"'{name}' was {article(str(previous))} earlier in this "
@@ -272,6 +281,8 @@ class StatementLowering:
                                 "rename the local to reach the definition here")
         scope.variables[name] = vtype
         scope.declared[name] = vtype
+        scope.kinds[name] = kind
+        scope.own.add(name)
 
     def _assign(self, st: ast.Assign, scope: Scope) -> ir.Stmt:
         value = self.expr(st.value, scope)
