@@ -271,6 +271,15 @@ def test_the_tutorial_reaches_full_coverage(tmp_path, monkeypatch, capsys):
     assert tutorial.percent == 100.0
 
 
+def test_the_error_codes_page_shows_the_tutorials_misquote():
+    """docs/errors.md's example is the tutorial's misquote, which the tutorial's test compares
+    with what the compiler prints."""
+    shown = next(b for b in doc_blocks("docs/errors.md") if b.words == ["text"])
+    misquote = [b for b in blocks("tutorial.md")
+                if b.words == ["text"] and "error: quote does not occur" in b.body]
+    assert [shown.body] == [b.body for b in misquote], f"{shown}: not the tutorial's misquote"
+
+
 def check_skeleton_excerpt(block: Block, skeleton: str) -> None:
     """The excerpt's lines occur in the skeleton, in order (`...` stands for lines left out)."""
     lines = skeleton.splitlines()
