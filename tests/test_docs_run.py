@@ -100,6 +100,36 @@ def test_console_blocks_print_what_they_show(block, tmp_path, monkeypatch, capsy
             f"shown:\n{shown}\nprinted:\n{printed}")
 
 
+GO_SCENARIO = 'scenario "passing GO pays the salary" for go_salary {\n'
+
+
+@pytest.mark.parametrize("doc", ["README.md", "docs/verifying.md"])
+def test_the_scenario_shown_is_disneys_as_in_its_file(doc):
+    """The scenario the README and verifying.md show, whose failure verifying.md shows."""
+    shown = next(b for b in blocks(doc) if b.body.startswith(GO_SCENARIO))
+    go = rulesets_dir() / "disney_theme_park" / "scenarios" / "go.rules"
+    assert output_matches(f"...\n{shown.body}...\n", go.read_text(encoding="utf-8")), (
+        f"{shown}: not a scenario of {go}")
+
+
+def test_a_failing_scenario_prints_what_verifying_shows(tmp_path, monkeypatch, capsys):
+    """docs/verifying.md's failure: Disney's passing-GO scenario, GO set to pay 100."""
+    shown = next(b for b in blocks("docs/verifying.md") if b.body.startswith("FAILED "))
+    edition = tmp_path / "disney_theme_park"
+    shutil.copytree(rulesets_dir() / "disney_theme_park", edition)
+    rules = edition / "disney_theme_park.rules"
+    text = rules.read_text(encoding="utf-8")
+    assert text.count("\nset salary = 200\n") == 1
+    rules.write_text(text.replace("\nset salary = 200\n", "\nset salary = 100\n"),
+                     encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    status, printed, _ = run_command(shown, ["boardrules", "test", "disney_theme_park", "-k",
+                                             "passing GO pays the salary", "--backend",
+                                             "interpreted"], capsys)
+    assert status == 1 and output_matches(shown.body + "...\n", printed), (
+        f"{shown} shows something else.\nprinted:\n{printed}")
+
+
 def _python_with_output() -> list[tuple[Block, str | None]]:
     pairs = []
     for doc in documents():
