@@ -43,11 +43,35 @@ def blocks(doc: str) -> tuple[Block, ...]:
     found = []
     for match in FENCE.finditer(text):
         indent = len(match.group("indent"))
-        body = "".join(line[indent:] if line[:indent].isspace() else line
+        body = "".join(_unindented(line, indent)
                        for line in match.group("body").splitlines(keepends=True))
         found.append(Block(doc, text.count("\n", 0, match.start()) + 1,
                            match.group("info").strip(), body))
     return tuple(found)
+
+
+def _unindented(line: str, indent: int) -> str:
+    """A line of a block indented in a list item, without the item's indent (a blank line
+    stays a line: it counts in a file's line numbers)."""
+    if line[:indent].isspace() and len(line) > indent:
+        return line[indent:]
+    return line.lstrip(" \t") if not line.strip() else line
+
+
+def is_mistake(block: Block) -> bool:
+    """A `rules mistake FILE` block: a file with a mistake, which the console block after
+    it checks to show the diagnostic (docs/language.md, at the top)."""
+    return block.words[:2] == ["rules", "mistake"] and len(block.words) == 3
+
+
+def files_for(block: Block) -> list[Block]:
+    """The `rules mistake FILE` blocks right before a block: the files its commands read."""
+    found = blocks(block.doc)
+    at = found.index(block)
+    start = at
+    while start > 0 and is_mistake(found[start - 1]):
+        start -= 1
+    return list(found[start:at])
 
 
 def documents() -> list[str]:

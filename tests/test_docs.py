@@ -2,8 +2,10 @@
 
 Each block's info string says what it is (docs/language.md, at the top): `rules`,
 `rules fragment` and `rules fragment EDITION` blocks of the reference are checked
-as written there, and their quotes must occur in a bundled rulebook; `python` blocks
-must compile; `sh` and `text` are commands and what they print.
+as written there, and their quotes must occur in a bundled rulebook; a `rules mistake
+FILE` block is a file the `console` block after it checks (tests/test_docs_run.py),
+showing its diagnostic; `python` blocks must compile; `sh` and `text` are commands and
+what they print.
 
 The tutorial is followed step by step in a temporary folder: its rulebook is
 saved, its `boardrules` commands run (in-process; `test` and `coverage` on the
@@ -26,7 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
-from doc_blocks import ROOT, Block, output_matches, printed_by
+from doc_blocks import ROOT, Block, is_mistake, output_matches, printed_by
 from doc_blocks import blocks as doc_blocks
 
 from boardrules.cli import main
@@ -84,14 +86,16 @@ def test_every_code_block_says_what_it_is(doc):
                                and len(words) == 3 and words[2] in editions)
         scenario_file = (doc == "tutorial.md" and words[:1] == ["rules"] and len(words) == 2
                          and SCENARIO_FILE.match(words[1]))
-        assert words in allowed or fragment_of_edition or scenario_file, (
+        mistake = doc == "language.md" and is_mistake(block)
+        assert words in allowed or fragment_of_edition or scenario_file or mistake, (
             f"{block}: a code block's info string is one of {allowed} (or `rules fragment "
-            f"EDITION` in language.md, `rules scenarios/FILE.rules` in the tutorial), not "
-            f"{block.info!r}")
+            f"EDITION` or `rules mistake FILE` in language.md, `rules scenarios/FILE.rules` "
+            f"in the tutorial), not {block.info!r}")
 
 
 # ---- the reference's examples -----------------------------------------------------------------
-LANGUAGE_RULES = [b for b in blocks("language.md") if b.words[:1] == ["rules"]]
+LANGUAGE_RULES = [b for b in blocks("language.md")
+                  if b.words[:1] == ["rules"] and not is_mistake(b)]
 
 
 @pytest.mark.parametrize("block", LANGUAGE_RULES, ids=str)
@@ -104,6 +108,18 @@ def test_language_example_checks(block, tmp_path):
         quote = fold(json.loads(literal))
         assert any(quote in book for book in rulebooks()), (
             f"{block}: {quote!r} is in no bundled rulebook")
+
+
+def test_each_mistake_is_checked_by_the_console_block_after_it():
+    """A `rules mistake FILE` block (or a run of them) is followed by the console block that
+    checks it, so that its diagnostic is what the compiler prints."""
+    found = blocks("language.md")
+    mistakes = [i for i, block in enumerate(found) if is_mistake(block)]
+    assert mistakes, "no `rules mistake FILE` block in language.md"
+    for i in mistakes:
+        after = next((b for b in found[i + 1:] if not is_mistake(b)), None)
+        assert after and after.words == ["console"], f"{found[i]}: no console block checks it"
+        assert "$ boardrules check " in after.body, f"{after}: it does not check the file"
 
 
 def check_example(block: Block, tmp_path: Path) -> None:
@@ -253,6 +269,15 @@ def test_the_tutorial_reaches_full_coverage(tmp_path, monkeypatch, capsys):
             tutorial.add(block)
     assert seen == {"output", "misquote", "failure", "skeleton", "python"}
     assert tutorial.percent == 100.0
+
+
+def test_the_error_codes_page_shows_the_tutorials_misquote():
+    """docs/errors.md's example is the tutorial's misquote, which the tutorial's test compares
+    with what the compiler prints."""
+    shown = next(b for b in doc_blocks("docs/errors.md") if b.words == ["text"])
+    misquote = [b for b in blocks("tutorial.md")
+                if b.words == ["text"] and "error: quote does not occur" in b.body]
+    assert [shown.body] == [b.body for b in misquote], f"{shown}: not the tutorial's misquote"
 
 
 def check_skeleton_excerpt(block: Block, skeleton: str) -> None:

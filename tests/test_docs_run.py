@@ -4,8 +4,13 @@ What each kind of block promises (the tutorial and the language reference have t
 own, stricter tests in test_docs.py, for every kind but `console`):
 
 - a `console` block is a terminal: each `$ boardrules ...` line is run (in a temporary
-  folder) and what it prints must be the lines that follow it, elisions allowed
-  (tests/doc_blocks.py: `...` for lines left out, `<word>` for a hash or a path);
+  folder, holding the files of the `rules mistake FILE` blocks right before it, a file
+  under `rulesets/EDITION/` in a copy of that bundled edition) and what it prints must
+  be the lines that follow it, elisions allowed (tests/doc_blocks.py: `...` for lines
+  left out, `<word>` for a hash or a path); a command that fails (exit status 1) shows
+  its error, what it prints on stderr. A `$ python benchmarks/SCRIPT.py ...` line runs
+  that script of the checkout from the checkout (skipped when the script says it needs
+  what the machine lacks: the C reference, gcc);
 - a `python` block runs as written (in a temporary folder); a `text` block right after
   it is what it prints;
 - every `boardrules ...` line of an `sh` block is accepted by the command line's
@@ -17,11 +22,16 @@ from __future__ import annotations
 
 import re
 import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
-from doc_blocks import Block, blocks, documents, output_matches, printed_by
+from doc_blocks import ROOT, Block, blocks, documents, files_for, output_matches, printed_by
 
 from boardrules.cli import build_parser, main
+from boardrules.runtime.loader import rulesets_dir
 
 OWN_TESTS = {"docs/language.md", "docs/tutorial.md"}
 SYNOPSIS = re.compile(r"[\[|]|\b[A-Z]{2,}\b")
@@ -46,18 +56,78 @@ def terminal_steps(block: Block) -> list[tuple[list[str], str]]:
     return [(argv, "\n".join(shown)) for argv, shown in steps]
 
 
+def save_files(block: Block, folder: Path) -> None:
+    """The files of the `rules mistake FILE` blocks before a console block, in `folder`;
+    one under `rulesets/EDITION/` is written into a copy of that bundled edition."""
+    for file in files_for(block):
+        path = Path(file.words[2])
+        assert not path.is_absolute() and ".." not in path.parts, f"{file}: a relative path"
+        if path.parts[0] == "rulesets" and len(path.parts) > 2:
+            edition = folder / "rulesets" / path.parts[1]
+            if not edition.exists():
+                shutil.copytree(rulesets_dir() / path.parts[1], edition)
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_text(file.body, encoding="utf-8")
+
+
+def run_command(block: Block, argv: list[str], capsys) -> tuple[int, str, str]:
+    """A console line's exit status, and what it prints on stdout and on stderr."""
+    if argv[0] == "boardrules":
+        capsys.readouterr()
+        status = main(argv[1:])
+        printed = capsys.readouterr()
+        return status, printed.out, printed.err
+    assert argv[0] == "python" and argv[1].startswith("benchmarks/"), (
+        f"{block}: only boardrules commands and the benchmarks' scripts are run")
+    run = subprocess.run([sys.executable, *argv[1:]], cwd=ROOT, capture_output=True,
+                         text=True, timeout=600)
+    if run.returncode == 2 and run.stderr.startswith("boardrules: error: needs "):
+        pytest.skip(f"{block}: {run.stderr.strip()}")
+    return run.returncode, run.stdout, run.stderr
+
+
 @pytest.mark.parametrize("block", _all("console"), ids=str)
 def test_console_blocks_print_what_they_show(block, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
+    save_files(block, tmp_path)
     for argv, shown in terminal_steps(block):
-        assert argv[0] == "boardrules", f"{block}: only boardrules commands are run"
-        capsys.readouterr()
-        status = main(argv[1:])
-        printed = capsys.readouterr().out
-        assert status == 0, f"{block}: `{shlex.join(argv)}` exited {status}"
+        status, out, err = run_command(block, argv, capsys)
+        failed = status == 1 and ": error: " in shown  # a mistake's diagnostic, shown
+        assert status == 0 or failed, f"{block}: `{shlex.join(argv)}` exited {status}\n{err}"
+        printed = err if failed else out
         assert output_matches(shown, printed), (
             f"{block}: `{shlex.join(argv)}` prints something else.\n"
             f"shown:\n{shown}\nprinted:\n{printed}")
+
+
+GO_SCENARIO = 'scenario "passing GO pays the salary" for go_salary {\n'
+
+
+@pytest.mark.parametrize("doc", ["README.md", "docs/verifying.md"])
+def test_the_scenario_shown_is_disneys_as_in_its_file(doc):
+    """The scenario the README and verifying.md show, whose failure verifying.md shows."""
+    shown = next(b for b in blocks(doc) if b.body.startswith(GO_SCENARIO))
+    go = rulesets_dir() / "disney_theme_park" / "scenarios" / "go.rules"
+    assert output_matches(f"...\n{shown.body}...\n", go.read_text(encoding="utf-8")), (
+        f"{shown}: not a scenario of {go}")
+
+
+def test_a_failing_scenario_prints_what_verifying_shows(tmp_path, monkeypatch, capsys):
+    """docs/verifying.md's failure: Disney's passing-GO scenario, GO set to pay 100."""
+    shown = next(b for b in blocks("docs/verifying.md") if b.body.startswith("FAILED "))
+    edition = tmp_path / "disney_theme_park"
+    shutil.copytree(rulesets_dir() / "disney_theme_park", edition)
+    rules = edition / "disney_theme_park.rules"
+    text = rules.read_text(encoding="utf-8")
+    assert text.count("\nset salary = 200\n") == 1
+    rules.write_text(text.replace("\nset salary = 200\n", "\nset salary = 100\n"),
+                     encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    status, printed, _ = run_command(shown, ["boardrules", "test", "disney_theme_park", "-k",
+                                             "passing GO pays the salary", "--backend",
+                                             "interpreted"], capsys)
+    assert status == 1 and output_matches(shown.body + "...\n", printed), (
+        f"{shown} shows something else.\nprinted:\n{printed}")
 
 
 def _python_with_output() -> list[tuple[Block, str | None]]:

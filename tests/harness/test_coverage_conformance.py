@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from doc_blocks import blocks, output_matches
 
 from boardrules.harness.coverage import coverage, format_table
 from boardrules.harness.coverage_html import render_html
@@ -95,3 +96,12 @@ def test_an_edition_without_a_suite_shows_no_conformance_line():
     assert not report.has_conformance
     assert "conformance" not in format_table(report)
     assert report.to_json()["conformance"]["checked"] == 0
+
+
+def test_the_conformance_page_shows_the_demo_as_it_is(report):
+    """docs/conformance.md's totals are the demo's, and its example is the demo's file."""
+    shown = {b.body.split()[0]: b for b in blocks("docs/conformance.md") if b.words == ["text"]}
+    totals, example = shown["tested"], shown["#"]
+    assert output_matches("...\n" + totals.body, format_table(report)), totals
+    play = (DEMO / "conformance" / "play.rules").read_text(encoding="utf-8")
+    assert output_matches(example.body + "...\n", play), example
