@@ -164,13 +164,13 @@ def program(p: ir.Program) -> str:
         if a.memo is not None:
             lines.append(f"  {memo(a.memo)}")
     for d in p.decisions:
-        choice = {"bool": "bool", "int": f"{expr(d.low)}..{expr(d.high)}"}.get(
+        lets = _hoisted_lets(d.hoisted)
+        choice = {"bool": "bool", "int": f"{lets}{expr(d.low)}..{expr(d.high)}"}.get(
             d.kind, domain(d.var, d.domain, d.where) if d.domain else "")
         lazy = " (lazy)" if d.lazy else ""
         if d.default_legal:
             lazy += " (its default within its range)" if d.kind == "int" else \
                 " (its default one of its options)"
-        lets = _hoisted_lets(d.hoisted)
         walk = f"; options walk {lets}{domain(d.var, d.walk, d.walk_where)}" if d.walk else ""
         if d.options_default is not None:
             walk += f"; its default among the listed options: {expr(d.options_default)}"

@@ -355,7 +355,8 @@ class Decision:
     # given answer is still tested against the whole domain and filter above
     walk: Domain | None = None
     walk_where: Expr | None = None
-    # set by the hoist pass: what the walk's filter computes once, before it (its Hoisted)
+    # set by the hoist pass: what the walk's filter computes once, before it (its Hoisted);
+    # of a number decision, by share-decision-bounds: its upper bound, read by its default
     hoisted: tuple[tuple[str, Expr], ...] = ()
     # set by options-defaults: a default that walks the decision's own domain and filter,
     # as a call of an aggregate over the options once listed (its last argument, a local

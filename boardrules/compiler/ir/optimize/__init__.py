@@ -18,6 +18,7 @@ from .blind_writes import blind_writes
 from .bounded_counts import bound_counts
 from .conjuncts import order_conjuncts
 from .counts import count_queries
+from .decision_bounds import share_decision_bounds
 from .decisions import lazy_decisions
 from .disjunctions import factor_disjunctions
 from .effects import Effects, analyse
@@ -72,6 +73,7 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("hoist-option-invariants", hoist_option_invariants),
     ("count-queries", count_queries),
     ("lazy-decisions", lazy_decisions),
+    ("share-decision-bounds", share_decision_bounds),
     ("guard-aggregates", guard_aggregates),
     ("skip-idle-loops", skip_idle_loops),
     ("guard-loops", guard_loops),
