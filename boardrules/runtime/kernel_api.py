@@ -114,15 +114,17 @@ class KernelApi(Decisions):
     def stack_cards(self, d: int, cards) -> None:
         """Put cards like these (in order) on top of deck d (scenarios force card draws).
 
-        A card stands for any of its copies still in the deck."""
+        A card stands for itself while it is in the deck, else for any of its copies still
+        there (so a scenario naming a card draws that card, whatever the shuffle)."""
         remaining = self.deck_order(d)
         chosen = []
         for card in cards:
-            copy = -1
+            copy = card if card in remaining else -1
             for c in remaining:
+                if copy >= 0:
+                    break
                 if CARD_KINDS[c] == CARD_KINDS[card]:
                     copy = c
-                    break
             if copy < 0:
                 raise RuleError(f"card {CARD_IDS[card]} is not in deck {DECK_NAMES[d]}")
             remaining.remove(copy)
