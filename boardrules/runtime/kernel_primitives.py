@@ -249,6 +249,7 @@ class Primitives(Play):
     # ---- money ----------------------------------------------------------------
     @cython.cfunc
     @cython.final
+    @cython.inline
     @cython.exceptval(-1)
     def k_pay(self, payer: cython.int, payee: cython.int, amount: cython.int) -> cython.int:
         """Move money; -1 is the Bank, which never runs out. Cash is kept in 32 bits."""
