@@ -195,8 +195,11 @@ def _reference() -> Path | None:
 def test_the_equivalence_measure_compares_every_figure_of_both_engines(tmp_path):
     out = tmp_path / "equivalence.json"
     run = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks/equivalence.py"), "--batches", "4",
-         "--games", "30", "--players", "2", "--json", str(out)],
+        # 8 batches (not 4 of twice the games): z divides by a spread measured from the
+        # batches, whose tails with 3 degrees of freedom put one of 46 figures past 6 in
+        # a few samples in a hundred (the multiply-shift draw's default seed did)
+        [sys.executable, str(ROOT / "benchmarks/equivalence.py"), "--batches", "8",
+         "--games", "15", "--players", "2", "--json", str(out)],
         capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
     report = json.loads(out.read_text())

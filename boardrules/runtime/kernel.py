@@ -138,6 +138,9 @@ class Kernel:
     dice_pos: cython.int
     dice_len: cython.int
     dice_strict: cython.bint  # a scenario scripts every roll: none left is an error
+    # a roll draws from the generator inline: no scripted roll left, none required, no
+    # trace, no chance node (refresh_dice, wherever one of those changes)
+    dice_plain: cython.bint
     rule_fired: cython.int[512]
     chance: Rng
     policy_rng: Rng
@@ -262,6 +265,7 @@ class Kernel:
         self.ledger = []
         self.pending = None
         self.chance_mode = 0
+        self.refresh_dice()
         return 0
 
     def set_policies(self, policies) -> None:
@@ -302,6 +306,15 @@ class Kernel:
         self.plain = (self.script_pos >= self.script_len and self.n_forced == 0
                       and not self.tracing)
         self.refresh_inline_seats()
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(check=False)
+    def refresh_dice(self) -> cython.void:
+        """Whether a roll draws from the generator inline: k_roll, a few times a turn,
+        tests this one flag instead of the four things that send a roll out of line."""
+        self.dice_plain = (self.dice_pos >= self.dice_len and not self.dice_strict
+                           and not self.tracing and self.chance_mode == 0)
 
     # ---- hooks the edition's Game overrides --------------------------------------
     @cython.cfunc

@@ -77,10 +77,12 @@ class KernelApi(Decisions):
         self.script_for = list(self.script_for[self.dice_pos:]) + masks
         self.dice_pos = 0
         self.dice_len = len(self.script_dice)
+        self.refresh_dice()
 
     def strict_rolls(self, on: bool) -> None:
         """While on, a roll with no scripted roll left is an error, not a random roll."""
         self.dice_strict = bool(on)
+        self.refresh_dice()
 
     def rolls_left(self) -> int:
         """How many scripted rolls are not rolled yet."""
@@ -216,6 +218,7 @@ class KernelApi(Decisions):
         they are drawn; 2: the same nodes, drawn from the generator once the script is used
         (a rollout's). Set before the game starts for its first shuffles to be chance."""
         self.chance_mode = checked_int("chance mode", mode, 0, 2)
+        self.refresh_dice()
 
     def reseed(self, seed: int, dice: bool = True) -> None:
         """Seed the policy generator afresh, as a new game's, and the chance generator

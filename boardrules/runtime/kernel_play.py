@@ -60,6 +60,7 @@ class Play(Kernel):
 
     @cython.cfunc
     @cython.final
+    @cython.inline
     @cython.exceptval(-1)
     def run_turn(self, p: cython.int) -> cython.int:
         """One turn of p: the turn rules until they end (or end the game)."""
@@ -248,6 +249,7 @@ class Play(Kernel):
 
     @cython.cfunc
     @cython.final
+    @cython.inline
     @cython.exceptval(check=False)
     def k_rest(self) -> cython.int:
         """The open throw is over: count where the turn's player rests. A player who went
@@ -308,6 +310,7 @@ class Play(Kernel):
 
     @cython.cfunc
     @cython.final
+    @cython.inline
     @cython.exceptval(-1, check=True)
     def pass_between(self, p: cython.int, start: cython.int, steps: cython.int) -> cython.bint:
         """The pass events of the spaces strictly between track positions start and
@@ -351,6 +354,7 @@ class Play(Kernel):
 
     @cython.cfunc
     @cython.final
+    @cython.inline
     @cython.exceptval(-1)
     def arrive(self, p: cython.int, s: cython.int) -> cython.int:
         self.k_place(p, s)
@@ -361,6 +365,7 @@ class Play(Kernel):
 
     @cython.cfunc
     @cython.final
+    @cython.inline
     @cython.exceptval(-1)
     def k_place(self, p: cython.int, s: cython.int) -> cython.int:
         """Put p on s directly: no pass or land events; counted as where a move ended."""
@@ -384,6 +389,7 @@ class Play(Kernel):
     # ---- players ---------------------------------------------------------------
     @cython.cfunc
     @cython.final
+    @cython.inline
     @cython.exceptval(check=False)
     def k_next_player(self, p: cython.int) -> cython.int:
         """The next seat after p still in, round the table (p when nobody else is)."""

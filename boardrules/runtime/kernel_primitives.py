@@ -121,7 +121,7 @@ class Primitives(Play):
         """A die's face: the plain path draws it, inline; a scripted or traced game's roll,
         or a chance node's, goes out of line (k_roll_noted), so that a seeded game pays none."""
         value: cython.int
-        if self.dice_pos < self.dice_len or self.dice_strict or self.tracing or self.chance_mode:
+        if not self.dice_plain:
             return self.k_roll_noted(die)
         value = self.k_face(die)
         if self.in_turn and self.handling == 0:
@@ -145,6 +145,7 @@ class Primitives(Play):
         if self.dice_pos < self.dice_len:
             value = self.script_dice[self.dice_pos]
             self.dice_pos += 1
+            self.refresh_dice()
             if not self.is_face(die, value) or not (
                     self.script_for[self.dice_pos - 1] >> die) & 1:
                 raise ScriptedRollError(die, value)
@@ -248,6 +249,7 @@ class Primitives(Play):
     # ---- money ----------------------------------------------------------------
     @cython.cfunc
     @cython.final
+    @cython.inline
     @cython.exceptval(-1)
     def k_pay(self, payer: cython.int, payee: cython.int, amount: cython.int) -> cython.int:
         """Move money; -1 is the Bank, which never runs out. Cash is kept in 32 bits."""

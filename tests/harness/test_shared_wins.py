@@ -1,6 +1,6 @@
 """Shared wins in simulate's outputs: the tally counts a win shared by several seats apart
 from the wins of one seat, the summary (text and JSON) says so, and `--games-out` names
-the winners and each seat's place alike in CSV and JSON lines. Animal Crossing's 14th
+the winners and each seat's place alike in CSV and JSON lines. Animal Crossing's 4th
 game of seed 1 (four default players) ends in a tie for the most Nook Miles between p1
 and p2 (tests/golden/game_digests.json: `0+1`)."""
 
@@ -24,7 +24,7 @@ from boardrules.play.view import decision_lines
 from boardrules.runtime.loader import load_module
 from boardrules.runtime.state import snapshot
 
-EDITION, SEED, TIED = "animal_crossing", 1, 13
+EDITION, SEED, TIED = "animal_crossing", 1, 3
 
 
 @pytest.fixture(scope="module")

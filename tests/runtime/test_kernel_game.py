@@ -42,6 +42,28 @@ def test_scripted_rolls_come_first_in_order(tiny):
     assert [game.k_roll(D6) for _ in range(20)] == [twin.k_roll(D6) for _ in range(20)]
 
 
+def test_the_inline_roll_flag_is_what_it_stands_for_after_every_change(tiny):
+    """k_roll tests one flag (dice_plain) instead of the scripted rolls left, strict rolls,
+    the trace and chance nodes: after each change of one of them, and each roll, the flag
+    is their recomputation."""
+    def plain(game) -> bool:
+        return (game.dice_pos >= game.dice_len and not game.dice_strict
+                and not game.tracing and game.chance_mode == 0)
+
+    game = tiny.Game(2, seed=8)
+    seen = []
+    for step in (lambda: game.script_rolls([6, 1]), lambda: game.k_roll(D6),
+                 lambda: game.k_roll(D6), lambda: game.k_roll(D6),
+                 lambda: game.strict_rolls(True), lambda: game.script_rolls([2]),
+                 lambda: game.k_roll(D6), lambda: game.strict_rolls(False),
+                 lambda: game.set_chance_mode(1), lambda: game.set_chance_mode(0)):
+        step()
+        assert bool(game.dice_plain) == plain(game)
+        seen.append(bool(game.dice_plain))
+    assert seen == [False, False, True, True, False, False, False, True, False, True]
+    assert not tiny.Game(2, seed=8, trace=True).dice_plain
+
+
 def test_scripted_roll_must_be_a_face_of_the_die_rolled(tiny):
     game = tiny.Game(2, seed=8)
     game.script_rolls([3, 2])

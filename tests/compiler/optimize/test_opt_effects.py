@@ -76,6 +76,21 @@ def test_recursion_through_several_procedures_and_only_theirs_is_unsafe(editions
     assert analyse(program).recursive == {"proc_a", "proc_b", "proc_c", "proc_itself"}
 
 
+def test_a_bankruptcy_may_end_the_game_but_closes_no_cycle_through_the_land_event(editions):
+    """`declare_bankrupt(p)` may end the game but runs no pass or land event: a land rule
+    that reaches it is on no cycle (its depth is not counted); one that moves is."""
+    program = editions.compile(DATA + (
+        "proc broke(p: player) { declare_bankrupt(p) }\n"
+        "proc hop(p: player) { move(p, 1) }\n"
+        "rule r { on land(p: player, s: space) { broke(p) } }\n"
+        "rule m { on land(p: player, s: space) { hop(p) } }\n"),
+        until="check").program
+    fx = analyse(program)
+    assert {"proc_broke", "rule_r_0"} <= fx.unwinding
+    assert {"proc_broke", "rule_r_0"}.isdisjoint(fx.recursive)
+    assert {"proc_hop", "rule_m_0", "event_land"} <= fx.recursive
+
+
 # ---- pass events decided per space ---------------------------------------------------------
 
 

@@ -30,9 +30,11 @@ PURE_SAFE_KERNEL = frozenset({"min", "max", "abs", "k_distance", "k_space_at", "
 WINDOW_OPENS = frozenset({"k_window_open", "k_window_open_seen"})
 # Kernel primitives that change nothing but may raise (or run Python code).
 PURE_KERNEL = PURE_SAFE_KERNEL | {"k_some", "k_paid", "narrow"}
-# Kernel primitives that run the pass and land events, so may end the turn, or may end
-# the game (a bankruptcy when the game ends at the first one).
-UNWINDING_KERNEL = frozenset({"k_move", "k_move_to", "k_declare_bankrupt"})
+# Kernel primitives that run the pass and land events (so may call back into the rules).
+MOVING_KERNEL = frozenset({"k_move", "k_move_to"})
+# Kernel primitives that may end the turn (a move's events), or may end the game (a
+# bankruptcy when the game ends at the first one).
+UNWINDING_KERNEL = MOVING_KERNEL | {"k_declare_bankrupt"}
 
 
 @dataclass(frozen=True)
@@ -108,16 +110,19 @@ class _Code:
     exprs: tuple[ir.Expr, ...]
     writes: bool  # assigns game state, loops with a guard, ends the turn or its own nodes do
     raises: bool  # has a statement or a node that may raise by itself (the loop guard)
-    ends_turn: bool  # has `end turn`, or a node that moves a token (runs pass and land)
+    ends_turn: bool  # has `end turn`, or a node that may end the turn or the game
     calls: frozenset[str]
-    moves: bool  # a node that moves a token
+    moves: bool  # a node that moves a token (runs the pass and land events)
 
 
 def _code(exprs: tuple[ir.Expr, ...], writes: bool, raises: bool, ends_turn: bool) -> _Code:
-    moves = any(node_unwinds(n, NOBODY) for n in exprs)  # with nobody known: a move's kernel call
+    # with nobody known: an unwinding kernel call; a bankruptcy's may end the game but calls
+    # no rules, so only a move makes its caller a caller of the pass and land events
+    unwinds = any(node_unwinds(n, NOBODY) for n in exprs)
+    moves = any(isinstance(n, ir.KernelCall) and n.function in MOVING_KERNEL for n in exprs)
     return _Code(exprs, writes or any(_node_impure(n, NOBODY) for n in exprs),
                  raises or any(_node_unsafe(n, NOBODY) for n in exprs),
-                 ends_turn or moves, callees(exprs), moves)
+                 ends_turn or unwinds, callees(exprs), moves)
 
 
 def _kept(node: ir.Function | ir.Aggregate | ir.Decision, make) -> _Code:
