@@ -85,8 +85,8 @@ rule probe {
     }
     for s in spaces where s.price == 2 by s.track {
       shadowed = shadowed * 10 + digit(s)
-      for s in spaces where s.price <= 1 by s.price desc {
-        shadowed = shadowed * 10 + digit(s)
+      for t in spaces where t.price <= 1 by t.price desc {
+        shadowed = shadowed * 10 + digit(t)
       }
     }
     for s in spaces where s.price >= 2 by s.price + s.bump {
@@ -110,7 +110,7 @@ EXPECTED = {
     "down": 613524,  # descending, ties still in board order: s5, s0, s2, s4, s1, s3
     "broken": 6135,  # stops at s1 (price 1 < 2)
     "nested": 532,  # a = 2 then 1; within each, by track descending: s4, s2, then s1
-    "shadowed": 324524,  # an inner walk by the same name has arrays of its own
+    "shadowed": 324524,  # an inner walk has arrays of its own (a same name is BR222)
     "snapshot": 3516,  # keys taken before the body bumps s4's: s2, s4, s0, s5
     "deep": 321121,  # each call walks its own members: 3 (2 (1) 1) 2 1
     "seats": 12,  # equal cash: seat order
