@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from boardrules.compiler.common.error_codes import ErrorCode
+from boardrules.compiler.pipeline import compile_rules
+from boardrules.harness.scenarios import cases, run_case
 
 # the edition's rules file has conftest's 12-line PRELUDE before the body: line 13 is its first
 E = ErrorCode
@@ -94,3 +96,14 @@ def test_a_mistake_in_a_fixture_is_reported_once_where_the_fixture_writes_it(edi
             'scenario "s" for turn {\n  use f\n  play p1\n}\n'
             'scenario "t" for turn {\n  use f\n  play p1\n}\n')
     assert [(line, column) for _, line, column in editions.located(body)] == [(15, 15)]
+
+
+def test_a_failure_at_a_fixtures_step_names_the_fixtures_file_and_line(editions):
+    files = {"scenarios/setup.rules": SETUP.replace("[true]", "[true, true]"),
+             "scenarios/a.rules": USE.format(title="a", expect="p1.position == s0")}
+    compilation = compile_rules(editions.write(ASKING, files=files))
+    (case,) = cases(compilation)
+    outcome = run_case(compilation, case, "interpreted")
+    assert not outcome.passed
+    assert "answer hop [true, true] (scenarios/setup.rules:5): true never asked" in \
+        outcome.message
