@@ -107,3 +107,15 @@ def test_a_failure_at_a_fixtures_step_names_the_fixtures_file_and_line(editions)
     assert not outcome.passed
     assert "answer hop [true, true] (scenarios/setup.rules:5): true never asked" in \
         outcome.message
+
+
+def test_options_that_exclude_each_other_are_located_at_the_scenarios_step(editions):
+    """A fixture's option and the scenario's, on the same line number of two files: the
+    error is at the one that chose second."""
+    options = 'option a: bool = false "A"\noption b: int = 0 "B" excludes a\n'
+    files = {"scenarios/setup.rules": "fixture variant_a {\n  option a = true\n}\n",
+             "scenarios/a.rules": 'scenario "s" for turn {\n  option b = 2\n  use variant_a\n'
+                                  "  play p1\n}\n"}
+    (error,) = editions.diagnostics(options, files=files)
+    assert (error.code, Path(error.span.path).name, error.span.line, error.span.column) == \
+        (E.EXCLUDED_OPTIONS.code, "setup.rules", 2, 3)

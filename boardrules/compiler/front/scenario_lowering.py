@@ -119,7 +119,7 @@ class _ScenarioLowering:
                 other = b if a == st.target else a if b == st.target else ""
                 if other in chosen:
                     step = next(x for x in sc.steps if x.kind == "option"
-                                and x.span.line == st.line)
+                                and x.span.line == st.line and self.file_of(sc, x) == st.file)
                     self.report.error(step.span, f"options '{other}' and '{st.target}' "
                                       "exclude each other", "a scenario plays one variant",
                                       code=ErrorCode.EXCLUDED_OPTIONS)
@@ -139,19 +139,22 @@ class _ScenarioLowering:
         for k, st in enumerate(sc.steps):
             first = len(steps)
             self.step(sc, f"scenario_{index}_{k}", st, seats, steps)
-            if st.span.path != sc.span.path:  # from a fixture of another file
-                steps[first:] = [replace(x, file=self.shown(st.span.path)) for x in steps[first:]]
+            if self.file_of(sc, st):  # from a fixture of another file
+                steps[first:] = [replace(x, file=self.file_of(sc, st)) for x in steps[first:]]
         self.check_exclusions(sc, steps)
         return ir.Scenario(index, sc.title, sc.rule, count, tuple(steps), sc.span.path,
                            sc.span.line, sc.suite)
 
-    def shown(self, path: str) -> str:
-        """A fixture's file as a failure names it: from the edition's folder
-        (`scenarios/fixtures.rules`), or its name when it lies elsewhere (a library)."""
+    def file_of(self, sc: ast.Scenario, st: ast.ScenarioStep) -> str:
+        """The file of a step from a fixture of another file, as a failure names it: from
+        the edition's folder (`scenarios/fixtures.rules`), or its name when it lies
+        elsewhere (a library); "" for a step of the scenario's own file."""
+        path = Path(st.span.path)
+        if st.span.path == sc.span.path:
+            return ""
         edition = self.s.edition
-        folder = Path(edition.span.path if edition else path).parent
-        return (Path(path).relative_to(folder).as_posix() if Path(path).is_relative_to(folder)
-                else Path(path).name)
+        folder = Path(edition.span.path).parent if edition else path.parent
+        return path.relative_to(folder).as_posix() if path.is_relative_to(folder) else path.name
 
     def step(self, sc: ast.Scenario, name: str, st: ast.ScenarioStep,
              seats: tuple[tuple[str, Type], ...], steps: list[ir.ScenarioStep]) -> None:
