@@ -1,6 +1,6 @@
 """A bundled edition's rules file holds its rules only, so that it reads like its rulebook:
-its scenarios and equivalent notes live beside it, in scenarios/ (one file per rulebook
-section, each opening with a comment naming it) and conformance/.
+its scenarios, their fixtures and equivalent notes live beside it, in scenarios/ (one file
+per rulebook section, each opening with a comment naming it) and conformance/.
 
 A scenario or note written in a rules file fails here: it belongs in the scenario file
 of the rulebook section its rule quotes (a note, in scenarios/equivalent_mutants.rules)."""
@@ -24,7 +24,7 @@ def test_the_rules_file_holds_no_scenario_and_no_note(folder: Path):
     rules = folder / f"{folder.name}.rules"
     module = parse(rules.read_text(encoding="utf-8"), str(rules))
     beside = [f"{rules.name}:{d.span.line}: {type(d).__name__.lower()}" for d in module.decls
-              if isinstance(d, ast.Scenario | ast.Equivalent)]
+              if isinstance(d, ast.Scenario | ast.Fixture | ast.Equivalent)]
     assert not beside, (f"{len(beside)} to move to {folder.name}/scenarios/, such as "
                         f"{', '.join(beside[:3])}")
 

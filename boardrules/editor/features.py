@@ -188,6 +188,7 @@ _SYMBOL_KINDS: dict[type, tuple[str, lsp.SymbolKind]] = {
     ast.DeckDecl: ("deck", lsp.SymbolKind.Class),
     ast.GridDecl: ("grid", lsp.SymbolKind.Constant),
     ast.EventDecl: ("event", lsp.SymbolKind.Event),
+    ast.Fixture: ("fixture", lsp.SymbolKind.Method),
     ast.UseRule: ("use", lsp.SymbolKind.Class),
     ast.Assumption: ("assumption", lsp.SymbolKind.String),
     ast.Import: ("import", lsp.SymbolKind.Module),

@@ -167,7 +167,7 @@ def played(layer: ModuleType, scenario: ir.Scenario) -> tuple[bool, list[str], l
             elif st.kind == "not_asked":
                 asked = _asked(game.trace()[mark:], st)
                 if asked:
-                    return False, [f"expect not asked {_decision(st)} (line {st.line}): "
+                    return False, [f"expect not asked {_decision(st)} ({_at(st)}): "
                                    f"{asked}"], _since(game, mark)
             elif st.kind in ("expect", "legal"):
                 holds, value, other = getattr(steps, st.function)(*seats)
@@ -182,7 +182,7 @@ def played(layer: ModuleType, scenario: ir.Scenario) -> tuple[bool, list[str], l
             script.rolled(left - game.rolls_left())
             if type(exc).__name__ == "ScriptedRollError":
                 return False, [script.bad_roll(st, exc, where)], _since(game, mark)
-            return False, [f"step at line {st.line} ({st.kind}) failed{where}: "
+            return False, [f"step at {_at(st)} ({st.kind}) failed{where}: "
                            f"{type(exc).__name__}: {exc}"], _since(game, mark)
         if st.kind != "dice":
             script.rolled(left - game.rolls_left())
@@ -246,13 +246,13 @@ class _Script:
         """A scripted value that the die rolled cannot give, or a roll with none left."""
         die = self.module.DIE_NAMES[exc.die]  # type: ignore[attr-defined]
         if getattr(exc, "value", None) is None:
-            return (f"{st.kind} at line {st.line} rolled die {die}{where} with no scripted "
+            return (f"{st.kind} at {_at(st)} rolled die {die}{where} with no scripted "
                     "roll left: the scenario scripts its dice, so it must script every roll "
                     "(a dice step before the play)")
         dice_step, i = self.rolls[-1]
-        return (f"{self.step(dice_step)} (line {dice_step.line}): {self.value(dice_step, i)} "
+        return (f"{self.step(dice_step)} ({_at(dice_step)}): {self.value(dice_step, i)} "
                 f"is not a face of die {die}, which the rules rolled{where} "
-                f"(at line {st.line}, {st.kind})")
+                f"(at {_at(st)}, {st.kind})")
 
     def unrolled(self, play_step: ir.ScenarioStep | None) -> str:
         """Scripted dice left over after a play (or at the end): a mistake in the scenario."""
@@ -260,8 +260,8 @@ class _Script:
         for st, i in self.queued:
             by_step.setdefault(id(st), (st, []))[1].append(i)
         parts = [f"{', '.join(self.value(st, i) for i in indices)} of {self.step(st)} "
-                 f"(line {st.line})" for st, indices in by_step.values()]
-        after = (f": the play at line {play_step.line} did not roll them"
+                 f"({_at(st)})" for st, indices in by_step.values()]
+        after = (f": the play at {_at(play_step)} did not roll them"
                  if play_step is not None else "")
         return f"scripted dice never rolled: {'; '.join(parts)}{after}"
 
@@ -277,9 +277,9 @@ class _Script:
                 by_step.setdefault(id(st), (st, []))[1].append(i)
             for st, indices in by_step.values():
                 if len(indices) == len(st.values):
-                    lines.append(f"{self.step(st)} (line {st.line}) was never asked")
+                    lines.append(f"{self.step(st)} ({_at(st)}) was never asked")
                 else:
-                    lines.append(f"{self.step(st)} (line {st.line}): "
+                    lines.append(f"{self.step(st)} ({_at(st)}): "
                                  f"{', '.join(self.value(st, i) for i in indices)} never asked"
                                  f" ({name} was asked {_times(len(queue) - count)})")
         return lines
@@ -287,7 +287,7 @@ class _Script:
 
 def _explain(module: ModuleType, st: ir.ScenarioStep, left, right) -> list[str]:
     """A failed expectation, with expected against actual when it compares two values."""
-    lines = [f"expectation failed (line {st.line}): {st.text}"]
+    lines = [f"expectation failed ({_at(st)}): {st.text}"]
     if st.left_type:
         actual, other = show(module, st.left_type, left), show(module, st.right_type, right)
         found = f"{st.left_text or 'the left side'} is {actual}"
@@ -301,9 +301,15 @@ def _explain_legal(module: ModuleType, st: ir.ScenarioStep, value) -> list[str]:
     """A failed `expect legal(...)`: the rules refused the answer (or accepted it)."""
     shown = show(module, st.left_type, value)
     verdicts = ("refuse", "accept") if st.negated else ("accept", "refuse")
-    return [f"expectation failed (line {st.line}): {st.text}",
+    return [f"expectation failed ({_at(st)}): {st.text}",
             f"  expected: the rules {verdicts[0]} {shown}",
             f"  actual:   they {verdicts[1]} it"]
+
+
+def _at(st: ir.ScenarioStep) -> str:
+    """Where a step is written: `line 12` of the scenario's file, or `scenarios/fixtures.rules:8`
+    for a step from a fixture of another file."""
+    return f"{st.file}:{st.line}" if st.file else f"line {st.line}"
 
 
 def _since(game, mark: int) -> list[str]:

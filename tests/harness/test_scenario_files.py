@@ -78,3 +78,24 @@ def test_editing_a_scenario_file_changes_nothing_simulations_load(demo):
     added = compile_edition(demo)  # a file added is seen too
     assert len(added.program.scenarios) == len(first.program.scenarios) + 2
     assert artifact_for(added).module_name == artifact.module_name
+
+
+def test_scenarios_of_two_files_using_a_fixture_play_as_written_inline_on_both_backends(demo):
+    """The demo's two scenarios that start on the bonus space take that from a fixture of a
+    third file: each backend passes and fails the same scenarios with the same traces."""
+    inline = run_edition(str(demo))[1]
+    given = "  given {\n    p1.position = bonus_space\n  }\n"
+    (demo.parent / "scenarios" / "fixtures.rules").write_text(
+        "# The setups the demo's scenarios share.\nfixture on_bonus_space {\n" + given + "}\n",
+        encoding="utf-8")
+    for name in ("scenarios/tax.rules", "conformance/play.rules"):
+        path = demo.parent / name
+        text = path.read_text(encoding="utf-8")
+        assert given in text
+        path.write_text(text.replace(given, "  use on_bonus_space\n"), encoding="utf-8")
+    used = run_edition(str(demo))[1]
+    assert [(o.case.test_id, o.backend, o.passed, o.trace) for o in used] == \
+        [(o.case.test_id, o.backend, o.passed, o.trace) for o in inline]
+    assert {o.backend for o in used} == {"interpreted", "compiled"}
+    assert [o.case.title for o in used if o.passed and "tax" in o.case.title] == \
+        ["landing on the tax space costs 3 coins"] * 2

@@ -149,10 +149,16 @@ class Reporter:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     def error(self, span: Span, message: str, hint: str = "", *, code: ErrorCode) -> None:
-        self.diagnostics.append(error_at(span, message, hint, code=code))
+        self._add(error_at(span, message, hint, code=code))
 
     def warning(self, span: Span, message: str, hint: str = "", *, code: str = "") -> None:
-        self.diagnostics.append(Diagnostic("warning", span, message, hint, code))
+        self._add(Diagnostic("warning", span, message, hint, code))
+
+    def _add(self, diagnostic: Diagnostic) -> None:
+        """Keep a diagnostic once: the steps of a scenario fixture are checked in every
+        scenario that uses it, and a mistake in them is one mistake."""
+        if diagnostic not in self.diagnostics:
+            self.diagnostics.append(diagnostic)
 
     def reporting(self, code: ErrorCode) -> Reporter:
         """A reporter into the same list whose errors are of the kind `code` unless they

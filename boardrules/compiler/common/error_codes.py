@@ -265,12 +265,16 @@ class ErrorCode(Enum):
         "a scenario's cell_at names a cell of the grid")
     NOT_A_SCENARIO = (
         "BR507", "not a scenario in a scenario file",
-        "a scenario file beside the edition (scenarios/, conformance/) holds only scenarios "
-        "and equivalent notes: the rules stay in the rules files")
+        "a scenario file beside the edition (scenarios/, conformance/) holds only scenarios, "
+        "fixtures and equivalent notes: the rules stay in the rules files")
     EXCLUDED_OPTIONS = (
         "BR508", "options that exclude each other",
         "a scenario plays one variant the edition allows: two options declared to exclude "
         "each other are not both chosen")
+    BAD_FIXTURE = (
+        "BR509", "bad scenario fixture",
+        "a fixture is a setup expanded where a scenario uses it: it neither plays nor "
+        "expects, and does not use itself")
 
     # ---- BR6xx: quotes and the rulebook --------------------------------------------------
     RULEBOOK_FILE = (

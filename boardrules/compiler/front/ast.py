@@ -505,7 +505,7 @@ class GameDecl(Decl):
 @dataclass(frozen=True)
 class ScenarioStep(Node):
     kind: str  # players | given | dice | cards | answer | option | policy | play | expect
-    # | legal | not_asked
+    # | legal | not_asked | use (a fixture's name, gone once the collector expands it)
     name: str = ""
     exprs: tuple[Expr, ...] = ()
     names: tuple[str, ...] = ()
@@ -522,6 +522,14 @@ class Scenario(Decl):
     rule: str
     steps: tuple[ScenarioStep, ...]
     suite: str = ""  # "conformance" for a conformance suite's (conformance/*.rules)
+
+
+@dataclass(frozen=True)
+class Fixture(Decl):
+    """`fixture NAME { STEPS }`: a setup that scenarios share by `use NAME`."""
+
+    name: str
+    steps: tuple[ScenarioStep, ...]
 
 
 @dataclass(frozen=True)

@@ -13,13 +13,13 @@ from lark.exceptions import (
     UnexpectedInput,
     VisitError,
 )
-from lark.visitors import Transformer_NonRecursive
 
 from ..common.diagnostics import CompileError, Span, error_at
 from ..common.error_codes import ErrorCode
 from . import ast
 from .lalr import lalr_parser
-from .literals import SourceError, int_literal, token_span, unquote
+from .literals import SourceError, int_literal, token_span
+from .scenario_syntax import ScenarioSyntax
 from .syntax_errors import syntax_diagnostic
 
 
@@ -80,21 +80,9 @@ def _joined(first: Span, last: Span) -> Span:
 
 
 @v_args(meta=True)
-class _ToAst(Transformer_NonRecursive):
-    """Lark tree -> frozen AST nodes, spans taken from each rule's meta."""
-
-    def __init__(self, path: str, text: str = ""):
-        super().__init__()
-        self.path = path
-        self.text = text
-
-    def _span(self, meta) -> Span:
-        if getattr(meta, "empty", True):
-            return Span(self.path, 0, 0, 0, 0)
-        return Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
-
-    def _str(self, token: Token) -> str:
-        return unquote(token, self.path)
+class _ToAst(ScenarioSyntax):
+    """Lark tree -> frozen AST nodes, spans taken from each rule's meta (the scenarios'
+    in scenario_syntax.py)."""
 
     # ---- provenance, types -------------------------------------------------
     def quote(self, meta, c):
@@ -538,65 +526,3 @@ class _ToAst(Transformer_NonRecursive):
 
     def game_def(self, meta, c):
         return ast.GameDecl(self._span(meta), tuple(c))
-
-    # ---- scenarios -----------------------------------------------------------
-    def sc_players(self, meta, c):
-        return ast.ScenarioStep(self._span(meta), "players", count=int_literal(c[0], self.path))
-
-    def sc_given(self, meta, c):
-        return ast.ScenarioStep(self._span(meta), "given", body=c[0])
-
-    def sc_dice(self, meta, c):
-        return ast.ScenarioStep(self._span(meta), "dice", exprs=tuple(c))
-
-    def sc_cards(self, meta, c):
-        return ast.ScenarioStep(
-            self._span(meta), "cards", name=str(c[0]), names=tuple(str(t) for t in c[1:])
-        )
-
-    def sc_answer(self, meta, c):
-        return ast.ScenarioStep(self._span(meta), "answer", name=str(c[0]), exprs=tuple(c[1:]))
-
-    def sc_answer_by(self, meta, c):
-        return ast.ScenarioStep(self._span(meta), "answer", name=str(c[0]), exprs=tuple(c[2:]),
-                                names=(str(c[1]),), seat_span=token_span(self.path, c[1]))
-
-    def sc_option(self, meta, c):
-        return ast.ScenarioStep(self._span(meta), "option", name=str(c[0]), exprs=(c[1],))
-
-    def sc_policy(self, meta, c):
-        """`policy passive` (every seat) or `policy p2 passive` (one seat)."""
-        seat = (str(c[0]),) if len(c) > 1 else ()
-        return ast.ScenarioStep(self._span(meta), "policy", name=str(c[-1]), names=seat,
-                                seat_span=token_span(self.path, c[0]) if seat else None)
-
-    def sc_play(self, meta, c):
-        return ast.ScenarioStep(self._span(meta), "play", exprs=(c[0],))
-
-    def sc_expect(self, meta, c):
-        source = self.text[meta.start_pos:meta.end_pos] if self.text else ""
-        text = source.split("expect", 1)[-1].strip()
-        return ast.ScenarioStep(self._span(meta), "expect", exprs=(c[0],), text=text)
-
-    def ask_call(self, meta, c):
-        return ast.Ask(self._span(meta), str(c[0]), c[1] if len(c) > 1 else ())
-
-    def sc_not_asked(self, meta, c):
-        seat = (str(c[1]),) if len(c) > 1 else ()
-        return ast.ScenarioStep(self._span(meta), "not_asked", name=str(c[0]), names=seat,
-                                seat_span=token_span(self.path, c[1]) if seat else None)
-
-    def sc_legal(self, meta, c):
-        return self._legal(meta, c, negated=False)
-
-    def sc_not_legal(self, meta, c):
-        return self._legal(meta, c, negated=True)
-
-    def _legal(self, meta, c, negated: bool):
-        source = self.text[meta.start_pos:meta.end_pos] if self.text else ""
-        text = source.split("expect", 1)[-1].strip()
-        return ast.ScenarioStep(self._span(meta), "legal", name=c[0].decision, exprs=(c[0], c[1]),
-                                text=text, negated=negated)
-
-    def scenario(self, meta, c):
-        return ast.Scenario(self._span(meta), self._str(c[0]), str(c[1]), tuple(c[2:]))

@@ -18,7 +18,8 @@ scenario runs (`harness/scenarios.py`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..common.diagnostics import Reporter, Span, did_you_mean
@@ -118,13 +119,12 @@ class _ScenarioLowering:
                 other = b if a == st.target else a if b == st.target else ""
                 if other in chosen:
                     step = next(x for x in sc.steps if x.kind == "option"
-                                and x.span.line == st.line)
+                                and x.span.line == st.line and self.file_of(sc, x) == st.file)
                     self.report.error(step.span, f"options '{other}' and '{st.target}' "
                                       "exclude each other", "a scenario plays one variant",
                                       code=ErrorCode.EXCLUDED_OPTIONS)
 
     def scenario(self, index: int, sc: ast.Scenario) -> ir.Scenario:
-        c, s = self.c, self.s
         if sc.rule not in self.targets:
             self.report.error(sc.span, f"scenario tests unknown rule '{sc.rule}'",
                               did_you_mean(sc.rule, self.targets), code=ErrorCode.SCENARIO_UNKNOWN)
@@ -137,68 +137,87 @@ class _ScenarioLowering:
         seats = tuple((f"p{i + 1}", Type("player")) for i in range(count))
         steps: list[ir.ScenarioStep] = []
         for k, st in enumerate(sc.steps):
-            name = f"scenario_{index}_{k}"
-            line = st.span.line
-            scope = Scope(name, VOID, dict(seats))
-            if st.kind == "given":
-                body = c.block(st.body, scope)
-                self.functions.append(ir.Function(name, seats, VOID, body,
-                                                  declared_locals(scope, seats),
-                                                  f"scenario {sc.title!r} given"))
-                steps.append(ir.ScenarioStep("given", line, function=name))
-            elif st.kind == "dice":
-                steps.append(self.dice_step(st, line))
-            elif st.kind == "cards":
-                if not self.known(s.decks, "deck", st):
-                    continue
-                deck = s.decks[st.name]
-                members = {card.name for card in deck.cards}
-                for card in st.names:
-                    if card not in members:
-                        self.report.error(st.span, f"deck '{st.name}' has no card '{card}'",
-                                          did_you_mean(card, members),
-                                          code=ErrorCode.SCENARIO_UNKNOWN)
-                steps.append(ir.ScenarioStep(
-                    "cards", line, target=st.name,
-                    values=tuple(c.card_index[n] for n in st.names if n in c.card_index)))
-            elif st.kind == "answer":
-                if not self.known(s.decisions, "decision", st):
-                    continue
-                c.used.add(f"decision:{st.name}")
-                steps.append(self.answer_step(st, scope, line))
-            elif st.kind == "option":
-                if not self.known(s.options, "option", st):
-                    continue
-                option = s.options[st.name]
-                otype = resolve_type(option.type, s, self.report)
-                value = int(c.constant(st.exprs[0], otype)[0])
-                bounds = c.option_ranges.get(st.name)  # worked out with the counters
-                if bounds and not bounds[0] <= value <= bounds[1]:
-                    self.report.error(st.exprs[0].span, f"option '{st.name}' takes {bounds[0]} "
-                                      f"to {bounds[1]}, not {value}",
-                                      code=ErrorCode.OPTION_RANGE)
-                steps.append(ir.ScenarioStep("option", line, target=st.name, values=(value,)))
-            elif st.kind == "policy":
-                if self.known(SCENARIO_POLICIES, "policy", st):
-                    steps.append(ir.ScenarioStep("policy", line, target=st.name,
-                                                 seat=self.seat(st, scope)))
-            elif st.kind == "play":
-                value = c.expr(st.exprs[0], scope)
-                c._expect(value.type, Type("player"), st.exprs[0].span)
-                self.functions.append(ir.Function(name, seats, Type("player"),
-                                                  (ir.Return(st.span, value),), (),
-                                                  f"scenario {sc.title!r} play"))
-                steps.append(ir.ScenarioStep("play", line, function=name))
-            elif st.kind == "expect":
-                steps.append(self.expectation(name, st, scope, seats, line))
-            elif st.kind == "legal":
-                steps.append(self.legal(name, st, scope, seats, line))
-            elif st.kind == "not_asked" and self.known(s.decisions, "decision", st):
-                steps.append(ir.ScenarioStep("not_asked", line, target=st.name,
-                                             seat=self.seat(st, scope)))
+            first = len(steps)
+            self.step(sc, f"scenario_{index}_{k}", st, seats, steps)
+            if self.file_of(sc, st):  # from a fixture of another file
+                steps[first:] = [replace(x, file=self.file_of(sc, st)) for x in steps[first:]]
         self.check_exclusions(sc, steps)
         return ir.Scenario(index, sc.title, sc.rule, count, tuple(steps), sc.span.path,
                            sc.span.line, sc.suite)
+
+    def file_of(self, sc: ast.Scenario, st: ast.ScenarioStep) -> str:
+        """The file of a step from a fixture of another file, as a failure names it: from
+        the edition's folder (`scenarios/fixtures.rules`), or its name when it lies
+        elsewhere (a library); "" for a step of the scenario's own file."""
+        path = Path(st.span.path)
+        if st.span.path == sc.span.path:
+            return ""
+        edition = self.s.edition
+        folder = Path(edition.span.path).parent if edition else path.parent
+        return path.relative_to(folder).as_posix() if path.is_relative_to(folder) else path.name
+
+    def step(self, sc: ast.Scenario, name: str, st: ast.ScenarioStep,
+             seats: tuple[tuple[str, Type], ...], steps: list[ir.ScenarioStep]) -> None:
+        """Lower one step of the scenario `sc` into `steps` (none when it is wrong)."""
+        c, s = self.c, self.s
+        line = st.span.line
+        scope = Scope(name, VOID, dict(seats))
+        if st.kind == "given":
+            body = c.block(st.body, scope)
+            self.functions.append(ir.Function(name, seats, VOID, body,
+                                              declared_locals(scope, seats),
+                                              f"scenario {sc.title!r} given"))
+            steps.append(ir.ScenarioStep("given", line, function=name))
+        elif st.kind == "dice":
+            steps.append(self.dice_step(st, line))
+        elif st.kind == "cards":
+            if not self.known(s.decks, "deck", st):
+                return
+            deck = s.decks[st.name]
+            members = {card.name for card in deck.cards}
+            for card in st.names:
+                if card not in members:
+                    self.report.error(st.span, f"deck '{st.name}' has no card '{card}'",
+                                      did_you_mean(card, members),
+                                      code=ErrorCode.SCENARIO_UNKNOWN)
+            steps.append(ir.ScenarioStep(
+                "cards", line, target=st.name,
+                values=tuple(c.card_index[n] for n in st.names if n in c.card_index)))
+        elif st.kind == "answer":
+            if not self.known(s.decisions, "decision", st):
+                return
+            c.used.add(f"decision:{st.name}")
+            steps.append(self.answer_step(st, scope, line))
+        elif st.kind == "option":
+            if not self.known(s.options, "option", st):
+                return
+            option = s.options[st.name]
+            otype = resolve_type(option.type, s, self.report)
+            value = int(c.constant(st.exprs[0], otype)[0])
+            bounds = c.option_ranges.get(st.name)  # worked out with the counters
+            if bounds and not bounds[0] <= value <= bounds[1]:
+                self.report.error(st.exprs[0].span, f"option '{st.name}' takes {bounds[0]} "
+                                  f"to {bounds[1]}, not {value}",
+                                  code=ErrorCode.OPTION_RANGE)
+            steps.append(ir.ScenarioStep("option", line, target=st.name, values=(value,)))
+        elif st.kind == "policy":
+            if self.known(SCENARIO_POLICIES, "policy", st):
+                steps.append(ir.ScenarioStep("policy", line, target=st.name,
+                                             seat=self.seat(st, scope)))
+        elif st.kind == "play":
+            value = c.expr(st.exprs[0], scope)
+            c._expect(value.type, Type("player"), st.exprs[0].span)
+            self.functions.append(ir.Function(name, seats, Type("player"),
+                                              (ir.Return(st.span, value),), (),
+                                              f"scenario {sc.title!r} play"))
+            steps.append(ir.ScenarioStep("play", line, function=name))
+        elif st.kind == "expect":
+            steps.append(self.expectation(name, st, scope, seats, line))
+        elif st.kind == "legal":
+            steps.append(self.legal(name, st, scope, seats, line))
+        elif st.kind == "not_asked" and self.known(s.decisions, "decision", st):
+            steps.append(ir.ScenarioStep("not_asked", line, target=st.name,
+                                         seat=self.seat(st, scope)))
 
     def expectation(self, name: str, st: ast.ScenarioStep, scope: Scope, seats, line: int
                     ) -> ir.ScenarioStep:

@@ -15,6 +15,7 @@ from ..common.diagnostics import short_where as _where
 from ..common.error_codes import ErrorCode
 from ..common.lang_types import ENTITY_TYPES, Type
 from . import ast
+from .fixtures import add_fixture, expand_scenarios
 from .modules import SourceSet
 
 # Events the kernel raises itself: the game loop (start, turn) and movement (pass, land).
@@ -30,7 +31,7 @@ BUILTIN_VALUES = {"current", "turn", "bank", "players_count", "game_over", "winn
 SCALAR_TYPES = {"int": "int", "money": "int", "bool": "bool", "str": "str", "deck": "deck"}
 OVERRIDABLE = (ast.RuleDecl, ast.ProcDecl, ast.DecisionDecl)
 # what a scenario file (scenarios/*.rules, conformance/*.rules) may hold
-SCENARIO_FILE_ITEMS = (ast.Scenario, ast.Equivalent)
+SCENARIO_FILE_ITEMS = (ast.Scenario, ast.Fixture, ast.Equivalent)
 
 
 @dataclass
@@ -61,7 +62,8 @@ class Symbols:
     equivalents: list[ast.Equivalent] = field(default_factory=list)  # for boardrules mutate
     assumptions: list[ast.Assumption] = field(default_factory=list)
     game: dict[str, ast.GameProp] = field(default_factory=dict)
-    scenarios: list[ast.Scenario] = field(default_factory=list)
+    scenarios: list[ast.Scenario] = field(default_factory=list)  # fixtures expanded
+    fixtures: dict[str, ast.Fixture] = field(default_factory=dict)
     enum_members: dict[str, list[str]] = field(default_factory=dict)  # member -> enums
     board_span: Span | None = None
 
@@ -111,6 +113,8 @@ class Collector:
                 self._collect(decl, module.path, is_edition)
         for module in self.sources.scenario_files:
             self._collect_scenario_file(module)
+        self.symbols.scenarios = expand_scenarios(self.symbols.scenarios, self.symbols.fixtures,
+                                                  self.report)
         self._apply_decision_defaults()
         self._check_edition()
         self._check_types()
@@ -153,6 +157,8 @@ class Collector:
             getattr(s, listed).append(decl)
             return
         match decl:
+            case ast.Fixture():
+                add_fixture(s.fixtures, decl, self.report)
             case ast.Edition():
                 self._collect_edition(decl, is_edition)
             case ast.SetParam():
@@ -211,14 +217,15 @@ class Collector:
                     s.game[prop.kind] = prop
 
     def _collect_scenario_file(self, module: ast.Module) -> None:
-        """A file of scenarios beside the edition: scenarios and equivalent-mutant notes,
-        nothing that could change the production module."""
+        """A file of scenarios beside the edition: scenarios, fixtures and equivalent-mutant
+        notes, nothing that could change the production module."""
         for decl in module.decls:
             if isinstance(decl, SCENARIO_FILE_ITEMS):
                 self._collect(decl, module.path, False)
             else:
                 self.report.error(
-                    decl.span, "a scenario file holds only scenarios and equivalent notes",
+                    decl.span,
+                    "a scenario file holds only scenarios, fixtures and equivalent notes",
                     "move this declaration into the edition's rules file (or a library)",
                     code=ErrorCode.NOT_A_SCENARIO)
 

@@ -424,6 +424,9 @@ class ScenarioStep:
     right_type: str = ""
     left_text: str = ""
     right_text: str = ""
+    # a step from a fixture of another file: that file, from the edition's folder, which a
+    # failure names with the line ("" for the scenario's own file)
+    file: str = ""
 
 
 @dataclass(frozen=True)
