@@ -20,7 +20,7 @@ from ..compiler.front.symbols import BUILTIN_VALUES, SCALAR_TYPES
 DECLARATIONS = frozenset({
     "edition", "import", "param", "set", "enum", "field", "counter", "option", "group",
     "board", "space", "die", "deck", "card", "grid", "event", "decision", "proc", "rule",
-    "use", "waive", "equivalent", "assumption", "game", "scenario",
+    "use", "waive", "equivalent", "assumption", "game", "scenario", "fixture",
 })
 CONSTANTS = frozenset({"true", "false", "none"})
 # quoted words of the grammar that are ordinary names wherever they are not expected
