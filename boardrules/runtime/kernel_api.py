@@ -122,11 +122,11 @@ class KernelApi(Decisions):
         chosen = []
         for card in cards:
             copy = card if card in remaining else -1
-            for c in remaining:
-                if copy >= 0:
-                    break
-                if CARD_KINDS[c] == CARD_KINDS[card]:
-                    copy = c
+            if copy < 0:
+                for c in remaining:
+                    if CARD_KINDS[c] == CARD_KINDS[card]:
+                        copy = c
+                        break
             if copy < 0:
                 raise RuleError(f"card {CARD_IDS[card]} is not in deck {DECK_NAMES[d]}")
             remaining.remove(copy)
