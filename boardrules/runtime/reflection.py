@@ -42,6 +42,23 @@ class ArrayView:
         self._game.state_set(self._name, index, value)
 
 
+class TraceLines:
+    """The game's trace, to which the test layer's code appends as the production code
+    does (`self.trace_lines.append(line)`); a compiled game's list is not visible from
+    Python, so a line goes through the game's `k_log`, which adds the two spaces that
+    indent a line of a turn."""
+
+    __slots__ = ("_game",)
+
+    def __init__(self, game: Any):
+        self._game = game
+
+    def append(self, line: str) -> None:
+        if not line.startswith("  "):
+            raise ValueError(f"a trace line written by rules code is indented: {line!r}")
+        self._game.k_log(line[2:])
+
+
 class GameProxy:
     """`self` of the test layer's functions: a game's state and functions by name.
 
@@ -62,6 +79,16 @@ class GameProxy:
         if name in KERNEL_VALUES:
             return getattr(game, name)
         return _caller(game, name)
+
+    @property
+    def tracing(self) -> bool:
+        """Whether the game traces: read by an `end turn` or `end game` written in a given
+        block (one in a procedure it calls runs in the game itself)."""
+        return bool(self._game.tracing)
+
+    @property
+    def trace_lines(self) -> TraceLines:
+        return TraceLines(self._game)
 
     def __setattr__(self, name: str, value: Any) -> None:
         if not (name.startswith(VALUE_PREFIX) or name in KERNEL_STATE):

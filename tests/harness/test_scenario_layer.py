@@ -160,6 +160,13 @@ def test_the_proxy_maps_the_macros_names(tiny_game):
         proxy.n_players = 3
 
 
+def test_the_proxy_appends_to_the_trace_as_the_production_code_does(tiny_game):
+    proxy = reflection.GameProxy(tiny_game)
+    assert proxy.tracing
+    proxy.trace_lines.append("  end game at tiny.rules:9")
+    assert tiny_game.trace()[-1] == "  end game at tiny.rules:9"
+
+
 def test_the_proxy_knows_every_kernel_array_the_macros_use():
     assert reflection.KERNEL_ARRAYS == (set(codegen.KERNEL_ARRAYS.values())
                                         | set(codegen.KERNEL_READ_ONLY))
@@ -196,3 +203,37 @@ def test_an_end_turn_in_a_given_block_ends_that_block_only(tmp_path, backend):
     (case,) = [c for c in cases(compilation) if c.title.startswith("a given block")]
     outcome = run_case(compilation, case, backend)
     assert outcome.passed, outcome.message
+
+
+WRITTEN_ENDS = """
+scenario "an end turn written in a given block ends that block" for toll {
+  players 2
+  given {
+    p1.passed = 1
+    end turn
+  }
+  expect p1.passed == 1
+  expect not game_over
+}
+scenario "an end game written in a given block ends the game" for toll {
+  players 2
+  given {
+    end game
+  }
+  expect game_over
+}
+"""
+
+
+@pytest.mark.parametrize("backend", ["interpreted", "compiled"])
+def test_an_end_written_in_a_given_block_is_traced_like_one_a_procedure_reaches(
+        tmp_path, backend):
+    """The block's own `end turn` or `end game` (not one in a procedure it calls) writes
+    its trace line through the proxy, as the production code does."""
+    compilation = compile_rules(_edition(tmp_path, WRITTEN_ENDS))
+    for case in [c for c in cases(compilation) if "written in a given" in c.title]:
+        outcome = run_case(compilation, case, backend)
+        assert outcome.passed, outcome.message
+        what = "turn" if "end turn" in case.title else "game"
+        assert any(line.startswith(f"end {what} at tiny.rules:")
+                   for line in outcome.trace), outcome.trace
