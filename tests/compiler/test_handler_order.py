@@ -75,7 +75,8 @@ rule a { on hit(p: player) { p.score += 1 } }
 rule b { on hit(p: player) { if p.score > 1 { p.cash += 1 } } }
 """)
     [warning] = [w for w in c.warnings if "handlers of 'hit'" in w.message]
-    assert "'a'" in warning.message and "score" in warning.message
+    assert "'a'" in warning.message and "both use player.score," in warning.message
+    assert warning.code == "unordered-handlers"
     assert warning.span.line == c.program.functions[-1].span.line  # at the later handler
 
 

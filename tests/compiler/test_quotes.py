@@ -176,6 +176,7 @@ def test_a_quote_found_twice_is_a_warning_naming_both_lines(editions):
     [warning] = [w for w in c.warnings if "occurs" in w.message]
     assert warning.message == ("quote occurs 2 times in the rulebook, at rulebook.txt lines "
                                "4, 8, and is quoted 1 time: coverage credits the first 1")
+    assert warning.code == "repeated-quote"
     assert warning.span.line == 13  # after the prelude
 
 

@@ -8,8 +8,9 @@ import sys
 
 def test_a_local_that_hides_a_definition_names_it(editions):
     c = editions.compile("rule r { on turn(p: player) { let s1 = 2 } }\n")
-    [message] = [w.message for w in c.warnings if "hides" in w.message]
-    assert message == "local 's1' hides the space 's1' (ed.rules:9)"
+    [warning] = [w for w in c.warnings if "hides" in w.message]
+    assert warning.message == "local 's1' hides the space 's1' (ed.rules:9)"
+    assert warning.code == "hidden-definition"
 
 
 def test_a_local_that_hides_a_procedure_or_an_enum_member(editions):

@@ -132,7 +132,7 @@ def _warn_unordered(event: str, placed: list[Placed], after: list[set[int]],
                     f"{', '.join(shared)}, which one of them changes, and run in the order "
                     "the file lists them",
                     f"say which runs first: on {event}(...) after {first.rule}, "
-                    f"or before {first.rule}")
+                    f"or before {first.rule}", code="unordered-handlers")
 
 
 def _conjuncts(e: ir.Expr | None) -> list[ir.Expr]:
@@ -165,7 +165,7 @@ def state_access(functions: Iterable[ir.Function], aggregates: Iterable[ir.Aggre
     not counted: they are the rules' common ground, not one handler's)."""
     own: dict[str, tuple[set[str], set[str], set[str]]] = {}
     for f in functions:
-        writes = {s.target.array for s in walk_stmts(f.body)
+        writes = {_shown(s.target) for s in walk_stmts(f.body)
                   if isinstance(s, ir.Assign) and isinstance(s.target, ir.State)}
         own[f.name] = _reads_and_calls(list(body_exprs(f.body)) + list(walk_expr(f.guard)),
                                        writes)
@@ -186,12 +186,21 @@ def state_access(functions: Iterable[ir.Function], aggregates: Iterable[ir.Aggre
     return out
 
 
+def _shown(state: ir.State) -> str:
+    """A counter as the rules name it (`player.score`, a global `round_bonus`), not as
+    the IR's array (`player_score`, `game_round_bonus`)."""
+    if state.entity is not None:
+        owner, _, name = state.array.partition("_")
+        return f"{owner}.{name}"
+    return state.array.partition("_")[2]
+
+
 def _reads_and_calls(nodes: Iterable[ir.Expr], writes: set[str]
                      ) -> tuple[set[str], set[str], set[str]]:
     reads, calls = set(), set()
     for n in nodes:
         if isinstance(n, ir.State):
-            reads.add(n.array)
+            reads.add(_shown(n))
         elif isinstance(n, ir.CallProc):
             calls.add(n.function)
     return reads, writes, calls

@@ -104,7 +104,8 @@ def check_quotes(symbols: Symbols, edition_path: Path, report: Reporter) -> Rule
                            f"{path.name} lines {', '.join(map(str, lines))}, and is quoted "
                            f"{quoted} time{'s' if quoted > 1 else ''}: coverage credits the "
                            f"first {quoted}", "quote more of the sentence meant, so that it "
-                           "occurs once, or quote it once for each place it stands")
+                           "occurs once, or quote it once for each place it stands",
+                           code="repeated-quote")
     for waiver in symbols.waivers:
         if not rulebook.contains(waiver.text):
             report.error(waiver.span, "waived text does not occur in the rulebook",

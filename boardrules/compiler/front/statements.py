@@ -278,7 +278,8 @@ class StatementLowering:
                               "use another name", code=ErrorCode.LOCAL_RETYPED)
         if name in self.global_names and name not in scope.variables:
             self.report.warning(span, f"local '{name}' hides {self.s.definition_of(name)}",
-                                "rename the local to reach the definition here")
+                                "rename the local to reach the definition here",
+                                code="hidden-definition")
         scope.variables[name] = vtype
         scope.declared[name] = vtype
         scope.kinds[name] = kind
