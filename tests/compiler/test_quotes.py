@@ -180,6 +180,14 @@ def test_a_quote_found_twice_is_a_warning_naming_both_lines(editions):
     assert warning.span.line == 13  # after the prelude
 
 
+def test_occurrences_on_one_line_name_the_line_once(editions):
+    c = editions.compile('rule toll { quote "the toll" }\n', rulebook=TWICE.replace(
+        "Then the next player plays.", "Then the toll, the toll, the toll."))
+    [warning] = [w for w in c.warnings if "occurs" in w.message]
+    assert warning.message.startswith("quote occurs 5 times in the rulebook, at rulebook.txt "
+                                      "lines 4, 5 (3 times), 8, and is quoted 1 time")
+
+
 def test_coverage_credits_a_repeated_quote_once(editions):
     from boardrules.harness.coverage import coverage
 

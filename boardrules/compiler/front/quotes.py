@@ -22,6 +22,14 @@ def rulebook_path(symbols: Symbols, edition_path: Path) -> tuple[Path, Span] | N
     return None
 
 
+def _places(lines: list[int]) -> str:
+    """The rulebook lines of a text's occurrences, each line once with how often it holds
+    the text (`lines 4, 8`; `line 19 (2 times)`), so that a line is not read as two."""
+    counts = Counter(lines)
+    shown = [f"{line} ({n} times)" if n > 1 else str(line) for line, n in counts.items()]
+    return f"line{'s' if len(counts) > 1 else ''} {', '.join(shown)}"
+
+
 def _divergence(rulebook: Rulebook, text: str) -> str:
     """Where a quote parts from the rulebook, when at least a word of it agrees."""
     agreed = rulebook.closest(text)
@@ -101,7 +109,7 @@ def check_quotes(symbols: Symbols, edition_path: Path, report: Reporter) -> Rule
         if len(lines) > quoted and fold(quote.text) not in warned:
             warned.add(fold(quote.text))
             report.warning(quote.span, f"quote occurs {len(lines)} times in the rulebook, at "
-                           f"{path.name} lines {', '.join(map(str, lines))}, and is quoted "
+                           f"{path.name} {_places(lines)}, and is quoted "
                            f"{quoted} time{'s' if quoted > 1 else ''}: coverage credits the "
                            f"first {quoted}", "quote more of the sentence meant, so that it "
                            "occurs once, or quote it once for each place it stands",
