@@ -41,8 +41,12 @@ def add_mutate(commands: argparse._SubParsersAction) -> None:
                        help="start no mutant after S seconds, the ones run spread over the "
                        "rules (default: no limit)")
     mutate.add_argument("--rule", metavar="NAME",
-                        help="only the mutants of this rule, procedure, card, decision or "
-                        "param, or that count for it (default: all)")
+                        help="only the mutants of this rule, procedure, card, decision, "
+                        "param, space or group, or that count for it (default: all)")
+    mutate.add_argument("--numbers", choices=("include", "skip", "only"), default="include",
+                        help="the declared numbers' mutants (each field value of a space, "
+                        "group or card + 1): run with the rules' (include, the default), "
+                        "not at all (skip) or alone (only)")
     mutate.add_argument("--json", metavar="FILE",
                         help="write the results as JSON (what coverage --mutation reads)")
     mutate.add_argument("--html", metavar="FILE", help="write the results as one HTML page")
@@ -76,7 +80,7 @@ def cmd_mutate(args: argparse.Namespace) -> int:
     try:
         run = mutate(args.edition, budget=args.budget, time_limit=args.time, rule=args.rule,
                      workers=args.workers, timeout=args.timeout, seed=args.seed,
-                     progress=ProgressBar("mutants"))
+                     progress=ProgressBar("mutants"), numbers=args.numbers)
     except LookupError as exc:
         raise UsageError(str(exc)) from None
     data = summary(run)

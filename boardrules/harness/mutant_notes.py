@@ -4,6 +4,7 @@ and is to be read again exactly when the code it argues about changes.
 
 A mutant answers to these line-free names (`names`):
 
+- a declared number's, its name, `boardwalk.rent[3]`;
 - its key, `proc owe_rent: 0 -> 1` (an aggregate by its rules text);
 - a changed number or comparison with the expression around it,
   `proc owe_rent: rent > 0 -> rent > 1`;
@@ -48,7 +49,7 @@ def names(found: list[Mutant]) -> dict[int, list[str]]:
     for m in found:
         last = m.under_name or m.line_name
         seen[last] += 1
-        out[m.id] = [n for n in (m.key, m.context_name, m.line_name, m.context_line_name,
+        out[m.id] = [n for n in (m.number, m.key, m.context_name, m.line_name, m.context_line_name,
                                  m.under_name,
                                  f"{last} #{seen[last]}") if n]
     return out

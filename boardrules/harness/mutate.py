@@ -14,6 +14,10 @@ checked again, gets its own):
   run first, and the first failure stops it); one that runs past the time limit is
   *killed by timeout*: its worker is ended and replaced;
 - one that every scenario passes *survives*.
+
+A declared number's mutant (`compiler/mutation/data.py`) runs the same way; one that
+survives is a number no scenario reads, which the report lists apart from the rules'
+score (mutation_report.py).
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from ..compiler.back.codegen import generate, generate_scenarios
 from ..compiler.common.diagnostics import CompileError
 from ..compiler.ir import nodes as ir
 from ..compiler.ir.optimize import Effects, analyse
-from ..compiler.mutation.mutations import InvalidMutant, Mutant, apply, mutants
+from ..compiler.mutation.mutations import DATA, InvalidMutant, Mutant, apply, mutants
 from ..compiler.pipeline import PASSES, Compilation, compile_rules
 from ..runtime.loader import resolve_edition
 from .coverage import sources_hash
@@ -42,6 +46,7 @@ from .scenarios import play
 
 MUTANT_PASSES = ("capacity", "nesting", "call-budget")  # then code generation
 STATUSES = ("killed", "timeout", "survived", "equivalent", "invalid")
+NUMBERS = ("include", "skip", "only")  # the declared numbers' mutants, beside the rules'
 RECYCLE_AFTER = 200  # mutants per worker process before a fresh one (bounds its memory)
 
 
@@ -103,6 +108,7 @@ class Run:
     budget: int | None = None
     time_limit: float | None = None
     rule: str | None = None
+    numbers: str = "include"  # one of NUMBERS
     partial: bool = False  # interrupted (Ctrl-C): some selected mutants did not run
 
 
@@ -225,10 +231,13 @@ def spread(found: list[Mutant], seed: int = 0) -> list[int]:
 
 
 def select(base: Baseline, budget: int | None = None, rule: str | None = None,
-           seed: int = 0) -> list[int]:
-    """The mutants to run: of one rule (its origin or a unit it counts for) or all, spread,
-    at most `budget` of them."""
+           seed: int = 0, numbers: str = "include") -> list[int]:
+    """The mutants to run: of one rule (its origin or a unit it counts for) or all, with
+    the declared numbers' or without them or only those (`numbers`), spread, at most
+    `budget` of them."""
     found = base.mutants
+    if numbers != "include":
+        found = [m for m in found if (m.operator == DATA) == (numbers == "only")]
     if rule is not None:
         found = [m for m in found if m.origin.split(" ", 1)[-1] == rule or rule in m.units]
     order = spread(found, seed)
@@ -348,13 +357,15 @@ def default_timeout(base: Baseline) -> float:
 
 def mutate(edition: str, budget: int | None = None, time_limit: float | None = None,
            rule: str | None = None, workers: int = 2, timeout: float | None = None,
-           seed: int = 0, progress: Callable[[int, int], None] | None = None) -> Run:
+           seed: int = 0, progress: Callable[[int, int], None] | None = None,
+           numbers: str = "include") -> Run:
     """Make the edition's mutants and run the chosen ones (see the module's docstring)."""
     base = baseline(edition)
-    if rule is not None and not select(base, rule=rule):
-        raise UnknownRule(f"no mutants of '{rule}' (a rule, procedure, card, decision or param "
-                         f"of {Path(base.checked.path).stem})")
-    run = run_mutants(base, select(base, budget, rule, seed), workers, timeout, time_limit,
-                      progress)
-    run.budget, run.rule = budget, rule
+    if rule is not None and not select(base, rule=rule, numbers=numbers):
+        which = {"include": "", "skip": "rules ", "only": "declared-number "}[numbers]
+        raise UnknownRule(f"no {which}mutants of '{rule}' (a rule, procedure, card, decision, "
+                          f"param, space or group of {Path(base.checked.path).stem})")
+    run = run_mutants(base, select(base, budget, rule, seed, numbers), workers, timeout,
+                      time_limit, progress)
+    run.budget, run.rule, run.numbers = budget, rule, numbers
     return run

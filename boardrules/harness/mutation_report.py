@@ -16,7 +16,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from .. import __version__
 from ..compiler.mutation.mutation_text import mutated_line
-from ..compiler.mutation.mutations import Mutant
+from ..compiler.mutation.mutations import DATA, Mutant
 from .coverage import coverage
 from .mutant_notes import note_names
 from .mutate import MUTANT_PASSES, Run
@@ -65,7 +65,8 @@ def mutant_json(run: Run, mutant: Mutant, name: str = "") -> dict[str, Any]:
 def summary(run: Run) -> dict[str, Any]:
     """The run as JSON: settings, totals, per origin, per unit, per sentence, the mutants."""
     base = run.baseline
-    ran = [base.mutants[i] for i in run.selected if i in run.results]
+    every = [base.mutants[i] for i in run.selected if i in run.results]
+    ran = [m for m in every if m.operator != DATA]  # the rules' (the numbers' apart)
     status = {m.id: run.results[m.id].status for m in ran}
     by_origin: dict[str, list[Mutant]] = {}
     by_unit: dict[str, list[Mutant]] = {}
@@ -103,24 +104,55 @@ def summary(run: Run) -> dict[str, Any]:
         "created": datetime.now().astimezone().isoformat(timespec="seconds"),
         "settings": {"workers": run.workers, "timeout": round(run.timeout, 2),
                      "budget": run.budget, "time": run.time_limit, "rule": run.rule,
+                     "numbers": run.numbers,
                      "backend": "interpreted", "passes": ["check", *MUTANT_PASSES, "codegen"]},
         "seconds": round(run.seconds, 1),
         "scenarios": len(base.scenarios),
         "scenarios_left_out": list(base.failing),
         "equivalent_notes": [{"id": i, "key": base.mutants[i].key, "name": shortest[i],
                               "reason": reason}
-                             for i, reason in base.noted.items() if i in status],
+                             for i, reason in base.noted.items() if i in run.results],
         "stale_notes": list(base.stale),
         "ambiguous_notes": list(base.ambiguous),
-        "totals": {"mutants": len(base.mutants), "selected": len(run.selected),
-                   "not_run": len(run.selected) - len(ran),
+        "totals": {"mutants": sum(m.operator != DATA for m in base.mutants),
+                   "selected": sum(base.mutants[i].operator != DATA for i in run.selected),
+                   "not_run": sum(base.mutants[i].operator != DATA for i in run.selected)
+                   - len(ran),
                    **_counts(list(status.values())),
                    "timeout": sum(s == "timeout" for s in status.values())},
         "origins": origins,
         "units": units,
         "sentences": sentences,
-        "mutants": [mutant_json(run, m, shortest[m.id]) for m in ran],
+        "declared_numbers": numbers_json(run, shortest),
+        "mutants": [mutant_json(run, m, shortest[m.id]) for m in every],
     }
+
+
+def numbers_json(run: Run, names: dict[int, str]) -> dict[str, Any]:
+    """The declared numbers' mutants: how many a scenario reads (killed) and, grouped per
+    entity, those none reads (survivors), each with the name a note would give it. Apart
+    from the rules' totals, so that the rules' score stays comparable."""
+    base = run.baseline
+    made = [m for m in base.mutants if m.operator == DATA]
+    selected = [i for i in run.selected if base.mutants[i].operator == DATA]
+    found = [base.mutants[i] for i in selected if i in run.results]
+    counts = _counts([run.results[m.id].status for m in found])
+    entities: dict[str, dict[str, Any]] = {}
+    for m in found:
+        if run.results[m.id].status != "survived":
+            continue
+        kind, entity = m.origin.split(" ", 1)
+        row = entities.setdefault(m.origin, {"kind": kind, "entity": entity,
+                                             "file": Path(m.path).name, "line": m.line,
+                                             "numbers": []})
+        row["numbers"].append({"id": m.id, "number": m.number, "value": m.change[0],
+                               "line": m.line, "name": names.get(m.id, m.number)})
+    return {"numbers": len(made), "selected": len(selected),
+            "not_run": len(selected) - len(found), "read": counts["killed"],
+            "unread": counts["survived"], "equivalent": counts["equivalent"],
+            "invalid": counts["invalid"], "timeout": sum(
+                run.results[m.id].status == "timeout" for m in found),
+            "score": counts["score"], "unread_by_entity": list(entities.values())}
 
 
 # ---- output ------------------------------------------------------------------------------------
@@ -149,6 +181,37 @@ def note_for(m: dict[str, Any]) -> str:
     return f'equivalent {json.dumps(m.get("name", m["key"]), ensure_ascii=False)} because "..."'
 
 
+def survivors_of(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The rules' survivors (a declared number's is a number no scenario reads)."""
+    return [m for m in data["mutants"] if m["status"] == "survived" and m["operator"] != DATA]
+
+
+def numbers_score(numbers: dict[str, Any]) -> str:
+    """`280 of 312 read by a scenario (89.7%)`: killed of the numbers' mutants that ran."""
+    ran = numbers["read"] + numbers["unread"]
+    return f"{numbers['read']} of {ran} read by a scenario ({_score(numbers['score'])})"
+
+
+def numbers_lines(numbers: dict[str, Any] | None) -> list[str]:
+    """The declared numbers' section of the terminal report: the figure, then the numbers
+    no scenario reads, one line per entity, and the note that would name the first."""
+    if not numbers or not numbers["selected"]:
+        return []
+    more = [f"{numbers['equivalent']} equivalent"] + (
+        [f"{numbers['invalid']} discarded"] if numbers["invalid"] else []) + (
+        [f"{numbers['not_run']} not run: out of time"] if numbers["not_run"] else [])
+    lines = [f"declared numbers: {numbers_score(numbers)}; " + ", ".join(more)]
+    if numbers["unread"]:
+        lines += ["", f"numbers no scenario reads ({numbers['unread']}), by entity:"]
+        for row in numbers["unread_by_entity"]:
+            lines.append(f"  {row['file']}:{row['line']}: {row['kind']} {row['entity']}: "
+                         + ", ".join(f"{n['number']} = {n['value']}" for n in row["numbers"]))
+        first = numbers["unread_by_entity"][0]["numbers"][0]
+        lines.append(f"  note one that does not matter as: equivalent "
+                     f"{json.dumps(first['name'], ensure_ascii=False)} because \"...\"")
+    return lines
+
+
 def format_report(data: dict[str, Any], survivors: int | None = None) -> str:
     """The run as text: per origin, the totals, the score and the survivors as line diffs."""
     totals, settings = data["totals"], data["settings"]
@@ -156,11 +219,17 @@ def format_report(data: dict[str, Any], survivors: int | None = None) -> str:
         f"{'score':>9}"
     ran = totals["selected"] - totals["not_run"]
     workers = settings["workers"]
+    numbers = data.get("declared_numbers") or {"selected": 0}
     lines = [f"mutation testing: {data['edition']} ({ran} of {totals['mutants']} mutants run"
              + (f", {totals['selected']} selected" if totals["selected"] != totals["mutants"]
                 else "")
+             + (f", and {numbers['selected'] - numbers['not_run']} of {numbers['numbers']} "
+                "declared numbers" if numbers["selected"] else "")
              + f"; {workers} worker{'s' if workers != 1 else ''}, timeout "
-             f"{settings['timeout']} s, {data['seconds']} s)", header, "-" * len(header)]
+             f"{settings['timeout']} s, {data['seconds']} s)"]
+    if numbers["selected"] and not totals["selected"]:  # --numbers only
+        return "\n".join(lines + numbers_lines(numbers))
+    lines += [header, "-" * len(header)]
     for row in sorted(data["origins"], key=lambda r: (r["score"] is None, r["score"] or 0)):
         lines.append(f"{row['origin'][:39]:<40}{row['file'] + ':' + str(row['line']):<32}"
                      + "".join(f"{row[c]:>11}" for c in COUNTS) + f"{_score(row['score']):>9}")
@@ -189,7 +258,8 @@ def format_report(data: dict[str, Any], survivors: int | None = None) -> str:
                      f"{sum(1 for s in sentences if s['survived'])} with survivors, "
                      f"{sum(1 for s in sentences if not s['killed'] + s['survived'])} "
                      "without mutants")
-    found = [m for m in data["mutants"] if m["status"] == "survived"]
+    lines += numbers_lines(numbers)
+    found = survivors_of(data)
     if found:
         shown = found if survivors is None else found[:survivors]
         lines += ["", f"survivors ({len(found)}):"]
@@ -206,4 +276,5 @@ def render_html(data: dict[str, Any]) -> str:
     return _environment.get_template("mutation.html.j2").render(
         data=data, by_id=by_id, score=_score, counts=COUNTS,
         origins=sorted(data["origins"], key=lambda r: (r["score"] is None, r["score"] or 0)),
-        survivors=[m for m in data["mutants"] if m["status"] == "survived"], note_for=note_for)
+        survivors=survivors_of(data), note_for=note_for,
+        numbers=data.get("declared_numbers"), numbers_score=numbers_score)

@@ -98,10 +98,11 @@ def test_the_demo_edition_its_mutants_and_their_report(html_problems):
 
     demo = summary(run)
     totals = demo["totals"]
-    assert totals["made"] == totals["killed"] == len(found) and totals["survived"] == 0
+    rules = [m for m in found if m.operator != "data"]  # the declared numbers' apart
+    assert totals["made"] == totals["killed"] == len(rules) and totals["survived"] == 0
     assert totals["score"] == 100.0
     assert {row["origin"] for row in demo["origins"]} == {
-        "rule turn", "rule bonus", "rule tax", "param bonus_pay"}
+        "rule turn", "rule bonus", "rule tax", "rule fee", "param bonus_pay"}
     bonus = next(s for s in demo["sentences"] if s["text"] == BONUS)
     assert bonus["killed"] == bonus["made"] > 0 and set(bonus["units"]) == {"bonus",
                                                                             "bonus_pay"}
@@ -198,7 +199,10 @@ def test_a_run_out_of_time_counts_the_mutants_run_not_those_selected(tmp_path, c
     ran = totals["selected"] - totals["not_run"]
     assert totals["selected"] == totals["mutants"] and totals["not_run"] > 0
     printed = capsys.readouterr().out
-    assert f"mutation_demo ({ran} of {totals['mutants']} mutants run; 1 worker," in printed
+    numbers = data["declared_numbers"]
+    assert f"mutation_demo ({ran} of {totals['mutants']} mutants run, and " \
+        f"{numbers['selected'] - numbers['not_run']} of {numbers['numbers']} declared " \
+        "numbers; 1 worker," in printed
     assert f"{totals['not_run']} not run: out of time" in printed
     page = render_html(data)
     assert f'<dd class="stats">{ran} of {totals["mutants"]} run</dd>' in page

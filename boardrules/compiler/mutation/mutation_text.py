@@ -216,6 +216,8 @@ def _key_end(part: str, start: int) -> int:
 
 
 def _changed(part: str, operator: str, old: str, new: str, keyword: str) -> str | None:
+    if operator == "data":  # the region is the declared number's literal
+        return new if part == old else None
     if operator in ("const", "param"):
         numeric = old.lstrip("-").isdigit()
         pattern = number_pattern(int(old)) if numeric else rf"\b{re.escape(old)}\b"

@@ -6,7 +6,8 @@ constant written in the rules (+1, -1, x2, 0), a comparison (`<` and `<=`, `==` 
 card return), payer and payee of a payment swapped, `and` for `or`, the player a
 decision asks, an `end turn` removed, an ordered walk's order reversed (`desc` added
 or removed); or a param's value (+1, -1, x2, 0; a bool flipped),
-applied by checking the program again with that value.
+applied by checking the program again with that value; or a declared number (a space's,
+group's or card's field value, data.py), + 1.
 
 `mutants(compilation)` lists them in a fixed order, each with its rules-file line, its
 origin (the rule, procedure, card, decision, param or game property whose code it
@@ -29,11 +30,13 @@ from ..front.checker import Checker
 from ..ir import nodes as ir
 from ..pipeline import Compilation
 from .callgraph import CallGraph, param_units, strategy_params
+from .data import OPERATOR as DATA
+from .data import Number, declared_numbers, with_number
 from .mutation_text import aggregate_texts, number_pattern, statement, text, written
 
 COMPARISONS = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
 OPERATORS = ("const", "compare", "negate", "drop", "swap", "and-or", "chooser", "end-turn",
-             "param", "order")
+             "param", "order", DATA)
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,7 @@ class Mutant:
     # the block it stands in: "`if rent > 0 {`", "the else of `if ...`", at the top its
     # function's header (an aggregate's mutant: the block of the aggregate's first use)
     under: str = ""
+    number: str = ""  # a declared number's name (`boardwalk.rent[3]`): a note names it so
 
     @property
     def where(self) -> str:
@@ -534,7 +538,23 @@ def mutants(compilation: Compilation) -> list[Mutant]:
                             f"{name} = {shown(new)}", (shown(value), shown(new)),
                             units=units.get(name, (name,)), stands_on=written(
                                 texts.get(given.span.path, "").splitlines(), given.span, True)))
+    for n in numbers(compilation):
+        found.append(Mutant(len(found), DATA, f"{n.kind} {n.entity}", n.span.path, n.span.line,
+                            f"{n.field} = {n.value}", f"{n.field} = {n.new}",
+                            (n.written, str(n.new)), region=(n.span.column, n.span.end_column),
+                            units=n.units, stands_on=n.stands_on, number=n.name))
     return found
+
+
+_numbers: dict[int, tuple[ir.Program, list[Number]]] = {}
+
+
+def numbers(compilation: Compilation) -> list[Number]:
+    """The program's declared numbers that rules code reads (data.py), listed once."""
+    program = compilation.program
+    if id(program) not in _numbers:
+        _numbers[id(program)] = (program, declared_numbers(compilation, call_graph(compilation)))
+    return _numbers[id(program)][1]
 
 
 def apply(compilation: Compilation, mutant: Mutant) -> ir.Program:
@@ -544,6 +564,11 @@ def apply(compilation: Compilation, mutant: Mutant) -> ir.Program:
         value = mutant.change[1]
         new: object = value == "true" if value in ("true", "false") else int(value)
         return _checked_with(compilation, name, new)
+    if mutant.operator == DATA:
+        number = next((n for n in numbers(compilation) if n.name == mutant.number), None)
+        if number is None:
+            raise InvalidMutant(f"no declared number {mutant.number}")
+        return with_number(compilation.program, number)
     walker = _Mutator(compilation.program, compilation.sources.texts, call_graph(compilation),
                       mutant.id)
     mutated = walker.program_mutants()
