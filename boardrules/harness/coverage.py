@@ -351,6 +351,8 @@ def format_table(report: Report) -> str:
                      f"{report.mutation['threshold']:g}% of the mutants of the rules that "
                      f"quote it (boardrules mutate: {report.mutation['file']})"
                      + partial_run_note(report.mutation))
+        if numbers_line(report.mutation):
+            lines.append(numbers_line(report.mutation))
     if report.never_fired is not None:
         lines.append("")
         lines.append(f"rules that never fired in {report.games} simulated games: "
@@ -386,7 +388,7 @@ def apply_mutation(report: Report, data: dict[str, Any], source: str = "",
     report.mutation = {"file": source, "threshold": threshold,
                        "sources_hash": data.get("sources_hash"),
                        "score": totals["score"], "ran": ran, "mutants": totals["mutants"],
-                       "partial": partial}
+                       "partial": partial, "numbers": _numbers(data.get("declared_numbers"))}
     for entry in report.sentences:
         if not entry.rules:
             continue
@@ -402,6 +404,28 @@ def apply_mutation(report: Report, data: dict[str, Any], source: str = "",
         ):
             entry.status = EXERCISED
     return warnings
+
+
+def _numbers(numbers: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The declared numbers of a mutate run: how many a scenario reads, and the names of
+    those none reads (`mill.price`); None when none ran."""
+    if not numbers or not numbers.get("selected"):
+        return None
+    return {"read": numbers["read"], "ran": numbers["read"] + numbers["unread"],
+            "unread": [n["number"] for row in numbers["unread_by_entity"]
+                       for n in row["numbers"]]}
+
+
+def numbers_line(mutation: dict[str, Any], shown: int = 12) -> str:
+    """`declared numbers: 1 of 2 read by a scenario; none reads mill.fee`, or ""."""
+    numbers = mutation.get("numbers")
+    if not numbers:
+        return ""
+    unread = numbers["unread"]
+    return (f"declared numbers: {numbers['read']} of {numbers['ran']} read by a scenario"
+            + (f"; none reads {', '.join(unread[:shown])}" if unread else "")
+            + (f" and {len(unread) - shown} more (see the mutation report)"
+               if len(unread) > shown else ""))
 
 
 def _survivor(mutant: dict[str, Any]) -> dict[str, Any]:

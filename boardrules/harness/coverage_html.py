@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
-from .coverage import Report, ScenarioResult, SentenceCoverage, meanings, percent
+from .coverage import Report, ScenarioResult, SentenceCoverage, meanings, numbers_line, percent
 from .units import Site, Unit
 
 CONFORMANCE_MEANING = ("a conformance scenario (written from the rulebook alone) passing on "
@@ -134,6 +134,7 @@ def render_html(report: Report) -> str:
         units=units(report, section_views),
         anchors={name: rule_anchor(name) for name in report.units},
         conformance_sections=dict(conformance_sections),
+        numbers_line=numbers_line,
         conformance_total=conformance_total,
         conformance_meaning=CONFORMANCE_MEANING,
     )

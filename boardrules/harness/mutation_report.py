@@ -138,7 +138,7 @@ def numbers_json(run: Run, names: dict[int, str]) -> dict[str, Any]:
     found = [base.mutants[i] for i in selected if i in run.results]
     counts = _counts([run.results[m.id].status for m in found])
     entities: dict[str, dict[str, Any]] = {}
-    for m in found:
+    for m in sorted(found, key=lambda m: m.id):  # as the rules declare them
         if run.results[m.id].status != "survived":
             continue
         kind, entity = m.origin.split(" ", 1)
@@ -192,6 +192,19 @@ def numbers_score(numbers: dict[str, Any]) -> str:
     return f"{numbers['read']} of {ran} read by a scenario ({_score(numbers['score'])})"
 
 
+def _packed(head: str, items: list[str], width: int = 100) -> list[str]:
+    """`head item, item, ...` on lines of at most `width` characters where the items
+    allow, never cutting one."""
+    lines, line = [], head
+    for i, item in enumerate(items):
+        item += "," if i < len(items) - 1 else ""
+        if len(line) + 1 + len(item) > width and line.strip() != head.strip():
+            lines.append(line)
+            line = "     "
+        line += " " + item
+    return lines + [line]
+
+
 def numbers_lines(numbers: dict[str, Any] | None) -> list[str]:
     """The declared numbers' section of the terminal report: the figure, then the numbers
     no scenario reads, one line per entity, and the note that would name the first."""
@@ -204,8 +217,8 @@ def numbers_lines(numbers: dict[str, Any] | None) -> list[str]:
     if numbers["unread"]:
         lines += ["", f"numbers no scenario reads ({numbers['unread']}), by entity:"]
         for row in numbers["unread_by_entity"]:
-            lines.append(f"  {row['file']}:{row['line']}: {row['kind']} {row['entity']}: "
-                         + ", ".join(f"{n['number']} = {n['value']}" for n in row["numbers"]))
+            lines += _packed(f"  {row['file']}:{row['line']}: {row['kind']} {row['entity']}:",
+                             [f"{n['number']} = {n['value']}" for n in row["numbers"]])
         first = numbers["unread_by_entity"][0]["numbers"][0]
         lines.append(f"  note one that does not matter as: equivalent "
                      f"{json.dumps(first['name'], ensure_ascii=False)} because \"...\"")

@@ -13,8 +13,11 @@ from boardrules.cli import main
 from boardrules.compiler.mutation.mutation_text import mutated_line
 from boardrules.compiler.mutation.mutations import DATA, apply, mutants
 from boardrules.compiler.pipeline import compile_rules
+from boardrules.harness.coverage import apply_mutation, coverage, format_table
+from boardrules.harness.coverage_html import render_html as render_coverage
 from boardrules.harness.mutate import mutate
 from boardrules.harness.mutation_report import format_report, render_html, summary
+from boardrules.harness.scenarios import run_edition
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "tests" / "editions" / "mutation_demo" / "mutation_demo.rules"
@@ -151,6 +154,14 @@ def test_numbers_a_scenario_reads_are_killed_and_the_others_reported(tmp_path, h
     page = render_html(data)
     assert html_problems(page) == [] and 'id="numbers"' in page
     assert "mill.fee = 60" in page and "1 of 2 read by a scenario" in page
+    # coverage --mutation says it too, in its summary and on its page
+    compilation, outcomes = run_edition(str(DEMO), ("interpreted",))
+    report = coverage(compilation, outcomes)
+    apply_mutation(report, data, "m.json")
+    line = "declared numbers: 1 of 2 read by a scenario; none reads mill.fee"
+    assert line in format_table(report)
+    page = render_coverage(report)
+    assert html_problems(page) == [] and line in page
 
 
 def test_a_number_that_does_not_matter_can_be_noted(tmp_path):
