@@ -59,7 +59,8 @@ def mutant_json(run: Run, mutant: Mutant, name: str = "") -> dict[str, Any]:
             "status": result.status,
             "scenario": result.scenario, "detail": result.detail,
             "seconds": round(result.seconds, 3), "source": line.strip(),
-            "mutated_source": None if new is None else new.strip()}
+            "mutated_source": None if new is None else new.strip(),
+            **({"number": mutant.number} if mutant.number else {})}
 
 
 def summary(run: Run) -> dict[str, Any]:

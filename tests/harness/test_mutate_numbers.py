@@ -139,6 +139,8 @@ def test_numbers_a_scenario_reads_are_killed_and_the_others_reported(tmp_path, h
     toll = next(m for m in data["mutants"] if m["operator"] == DATA and
                 m["before"] == "fee = 2")
     assert toll["status"] == "killed"  # the toll's scenario pays exactly 2
+    assert toll["number"] == "toll.fee"
+    assert all("number" not in m for m in data["mutants"] if m["operator"] != DATA)
     (mill,) = numbers["unread_by_entity"]
     assert (mill["kind"], mill["entity"]) == ("space", "mill")
     assert [(n["number"], n["value"], n["name"]) for n in mill["numbers"]] == [
@@ -176,6 +178,10 @@ def test_a_number_that_does_not_matter_can_be_noted(tmp_path):
     assert (numbers["selected"], numbers["equivalent"], numbers["unread"]) == (1, 1, 0)
     assert data["stale_notes"] == [] and data["totals"]["selected"] == 0
     assert "no scenario lands on it" in data["equivalent_notes"][0]["reason"]
+    page = render_html(data)  # the numbers alone: no empty table of the rules' mutants
+    assert 'id="numbers"' in page and 'id="origins"' not in page
+    assert "A number that truly does not matter" not in page  # none is unread
+    assert "None: a scenario reads every declared number that ran." in page
 
 
 def test_the_command_line_includes_skips_or_runs_only_the_numbers(tmp_path, capsys):
