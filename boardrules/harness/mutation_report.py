@@ -1,5 +1,7 @@
 """The mutation report: per rule (origin), per unit and per rulebook sentence, mutants made,
 killed and survived, each survivor as a diff of its rules line; as JSON, a table and a page.
+The declared numbers' mutants count apart (`declared_numbers`): how many a scenario reads,
+and per entity those none reads, so that the rules' score stays comparable.
 
 The JSON is what `boardrules coverage --mutation FILE` reads (`units`: each quoting unit's
 counts), and the page is rendered from it (`templates/mutation.html.j2`, autoescaped).
