@@ -42,7 +42,7 @@ from ..ir.optimize.walk import (
     walk_expr,
     walk_stmts,
 )
-from .kept_sums import kept_arrays, no_sums, sums_read
+from .kept_sums import kept_arrays, kept_context, no_sums
 from .order import order_context
 from .sorted_walks import ordered_locals, site
 from .state_fields import fill_state_code
@@ -360,8 +360,7 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
     tables = {t.name: t for t in program.tables if t.stride == 1}
     return {
         "fx": effects,
-        "sums_read": sums_read(program),
-        "describe_expr": ir_text.expr,
+        **kept_context(program),
         "exception_spec": lambda name, returns, raises=False: exception_spec(effects, name,
                                                                              returns, raises),
         "unwinding_call": lambda e: node_unwinds(e, effects),
@@ -380,7 +379,6 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
         "indexes": {ix.name: ix for ix in program.indexes},
         "kept_guards": {a.name: a for a in program.aggregates if a.kept},
         "counter_indexes": {ix.name: ix for ix in program.counter_indexes},
-        "kept_sums": {ks.name: ks for ks in program.kept_sums},
         "count_array": count_array,
         "count_size": count_size,
         "whole_word": whole_word,

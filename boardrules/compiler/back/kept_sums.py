@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..ir import derived
+from ..ir import derived, ir_text
 from ..ir import nodes as ir
 
 Adjusted = list[derived.KeptSum]
@@ -22,6 +22,12 @@ def sums_read(program: ir.Program) -> Callable[[ir.Expr], Adjusted]:
         return by_array.get(target.array, []) if isinstance(target, ir.State) else []
 
     return of
+
+
+def kept_context(program: ir.Program) -> dict[str, object]:
+    """What the production module's templates read of the kept sums."""
+    return {"kept_sums": {ks.name: ks for ks in program.kept_sums},
+            "sums_read": sums_read(program), "describe_expr": ir_text.expr}
 
 
 def kept_arrays(program: ir.Program) -> list[tuple[str, str]]:
