@@ -42,6 +42,7 @@ from ..ir.optimize.walk import (
     walk_expr,
     walk_stmts,
 )
+from .kept_sums import kept_arrays, kept_context, no_sums
 from .order import order_context
 from .sorted_walks import ordered_locals, site
 from .state_fields import fill_state_code
@@ -359,6 +360,7 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
     tables = {t.name: t for t in program.tables if t.stride == 1}
     return {
         "fx": effects,
+        **kept_context(program),
         "exception_spec": lambda name, returns, raises=False: exception_spec(effects, name,
                                                                              returns, raises),
         "unwinding_call": lambda e: node_unwinds(e, effects),
@@ -462,6 +464,7 @@ def generate_scenarios(program: ir.Program, source_name: str,
         # a step writes counters through the reflection API, which keeps the indexes and
         # the memo versions
         "indexed_counters": {},
+        "sums_read": no_sums,
         "versions": MemoVersions(),
         "counts_changes": False,
         "blind_counters": frozenset(),
@@ -493,6 +496,7 @@ def _game_arrays(program: ir.Program, kernel: dict[str, list[int]],
         arrays += [(count_array(cx, table), f"[0] * {count_size(cx, indexes[table])}")
                    for table in cx.counted_by]
         arrays += [(whole_word(cx, table), f"[0] * {cx.values}") for table in cx.whole_by]
+    arrays += kept_arrays(program)
     # a version per entity starts at 1, as the whole counters' do: above a slot's empty stamp
     arrays += [(ident(array, "mvk_"), f"[1] * {sizes[array.split('_')[0]]}")
                for array in versions.per_entity]

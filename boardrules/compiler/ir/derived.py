@@ -136,3 +136,31 @@ class Kept:
     counts: int
     items: int
     width: int
+
+
+@dataclass(frozen=True)
+class KeptSum:
+    """A sum over the entities of one kind, per value of a counter with an index (`t.owner`)
+    and, with a table index, per key of its field too (`t.group`), of each member's
+    contribution `value` (of `var`: it reads only that entity's counters and declared data),
+    kept up to date by the writes (optimize/sums.py): a write of a counter it reads takes
+    the member's old contribution off and adds the new one; a change of owner moves it."""
+
+    name: str
+    counter_index: str
+    var: str
+    value: Expr
+    reads: tuple[str, ...]  # the member's counters the contribution reads
+    table_index: str = ""  # also per key of this index's field, when a query asks one
+
+
+@dataclass(frozen=True)
+class SumQuery:
+    """An aggregate answered from a kept sum (optimize/sums.py): the members at `value` of
+    the counter, all of them (`key` None), those whose field is `key` (`keyed` "=="), or
+    those whose field is not (`keyed` "!=": the whole less that key's part)."""
+
+    kept_sum: str
+    value: Expr
+    key: Expr | None = None
+    keyed: str = ""

@@ -80,10 +80,22 @@ def aggregate(a: ir.Aggregate) -> str:
         lets = f"unless {expr(a.guard)}: nothing; {lets}"
     if a.counted is not None:
         lets = f"from the counts of {a.counted.counter_index} by {a.counted.table_index}: {lets}"
+    if a.summed is not None:
+        lets = f"{_summed(a.summed)}, else {lets}"
     if a.kept is not None:
         lets = f"keeping its members: {lets}"
     limit = f" up to {a.limit}" if a.limit else ""
     return f"{lets}{a.kind}({value}{domain(a.var, a.domain, a.where)}){limit}"
+
+
+def _summed(q: derived.SumQuery) -> str:
+    """Where an aggregate answered from a kept sum reads it (its scan, the check, follows)."""
+    at = f"[{expr(q.value)}]"
+    if q.keyed == "==":
+        return f"from the kept sum {q.kept_sum} at {expr(q.key)}, {at}"
+    if q.keyed == "!=":
+        return f"from the kept sum {q.kept_sum}{at} less its part at {expr(q.key)}"
+    return f"from the kept sum {q.kept_sum}{at}"
 
 
 def memo_follows(m: derived.Memo) -> list[str]:
@@ -185,4 +197,9 @@ def program(p: ir.Program) -> str:
                      f"{kept}{cx.values + cx.offset} values"
                      f"{(' (and as bits)' if cx.listed else ' (as bits only)') if cx.bits else ''}"
                      f"{''.join(f', whole keys of {t}' for t in cx.whole_by)}")
+    for ks in p.kept_sums:
+        by = f" and by the key of {ks.table_index}" if ks.table_index else ""
+        lines.append(f"kept sum {ks.name}: sum({expr(ks.value)} for {ks.var}) per value of "
+                     f"{ks.counter_index}{by}, kept by the writes of "
+                     f"{', '.join(ks.reads)} and of the counter")
     return "\n".join(lines) + "\n"

@@ -23,7 +23,7 @@ from ..common.lang_types import VOID as VOID
 from ..common.lang_types import Type
 
 if TYPE_CHECKING:  # what the optimizations attach to the nodes
-    from .derived import CounterIndex, CountQuery, Index, Kept, Memo, Word
+    from .derived import CounterIndex, CountQuery, Index, Kept, KeptSum, Memo, SumQuery, Word
 
 # ---- expressions -------------------------------------------------------------------
 
@@ -299,6 +299,7 @@ class Aggregate:
     hoisted: tuple[tuple[str, Expr], ...] = ()  # computed once before the loop
     memo: Memo | None = None  # set by the memoize pass: values kept until what they read changes
     counted: CountQuery | None = None  # set by the count pass: answered from kept counts
+    summed: SumQuery | None = None  # set by the keep-sums pass: answered from kept sums
     # set by the guard pass: when false, no candidate passes the filter (optimize/guards.py)
     guard: Expr | None = None
     checked_total: bool = False  # a sum that may leave 32 bits: totalled in 64, then checked
@@ -488,6 +489,7 @@ class Program:
     scenario_aggregates: tuple[Aggregate, ...] = ()
     indexes: tuple[Index, ...] = ()
     counter_indexes: tuple[CounterIndex, ...] = ()
+    kept_sums: tuple[KeptSum, ...] = ()  # sums the writes keep (optimize/sums.py)
     memo_slots: int = 0  # the size of the memo table of the memoized aggregates
     kept_counts: int = 0  # the sizes of the tables where guards keep their members
     kept_items: int = 0

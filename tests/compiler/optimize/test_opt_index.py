@@ -195,3 +195,54 @@ def test_a_decisions_options_walk_an_index_in_the_same_order(editions, monkeypat
     played = random_traces(walked, 12)
     assert played == random_traces(scanned, 12)
     assert any("decides show=c3" in line for trace in played for line in trace)
+
+
+# an ordered walk of p's spaces, cheapest first, that writes what its filter reads (a
+# level) and the owner its index follows, once every member is taken
+ORDERED_RULES = DATA_BOARD.replace("rule turn_rule { on turn(p: player) { move(p, 1) } }\n", "") \
+    + DATA + """field space.cost: money = 1
+proc spend(p: player, funds: int) -> int {
+  let left = funds
+  for s in spaces where s.owner == p and s.level < 3 by s.cost desc {
+    if left < s.cost {
+      return left
+    }
+    left -= s.cost
+    s.level += 1
+    if s.level == 3 {
+      s.owner = none
+    }
+  }
+  return left
+}
+rule turn_rule { on turn(p: player) {
+  let s = p.position
+  if s.owner == none {
+    s.owner = p
+  }
+  move(p, 1 + spend(p, p.cash / 200) % 3)
+} }
+"""
+
+
+def test_an_ordered_walk_takes_its_members_from_an_index(editions, monkeypatch):
+    """`for s in spaces where s.owner == p by KEY` takes p's spaces from the owners' index
+    (its filter and key change nothing: they run before the body), in the same order, and
+    plays as the scan of every space."""
+    from boardrules.compiler import pipeline
+    from boardrules.compiler.ir.optimize import index
+
+    path = editions.write(ORDERED_RULES, prelude=False)
+    walked = pipeline.compile_rules(path).program
+    (loop,) = [s for f in walked.functions if f.name.endswith("spend")
+               for s in f.body if getattr(s, "order", None) is not None]
+    assert loop.domain.index == "vx_space_owner" and ir_text.expr(loop.domain.key) == "p"
+    assert ir_text.expr(loop.order_where) == "(s.space_level < 3)"
+    monkeypatch.setattr(index.Indexer, "ordered_rewrite",
+                        lambda self, s: self.rewrite(s.var, s.domain, s.order_where))
+    scanned = pipeline.compile_rules(path).program
+    (loop,) = [s for f in scanned.functions if f.name.endswith("spend")
+               for s in f.body if getattr(s, "order", None) is not None]
+    assert not loop.domain.index
+    played = random_traces(walked, 30)
+    assert played == random_traces(scanned, 30)

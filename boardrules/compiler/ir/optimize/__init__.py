@@ -44,6 +44,7 @@ from .none_slots import drop_none_slots
 from .option_defaults import options_defaults
 from .prechecks import invariant_prechecks
 from .some import eliminate_some, some_of_declared_data
+from .sums import keep_sums
 from .unwinding import split_unwinding_calls
 from .wholes import whole_keys
 
@@ -72,6 +73,7 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("index-filters", index_filters),
     ("hoist-option-invariants", hoist_option_invariants),
     ("count-queries", count_queries),
+    ("keep-sums", keep_sums),
     ("lazy-decisions", lazy_decisions),
     ("share-decision-bounds", share_decision_bounds),
     ("guard-aggregates", guard_aggregates),

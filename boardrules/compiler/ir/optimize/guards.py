@@ -77,8 +77,9 @@ def _memoizable(depends: frozenset[str], params: tuple[tuple[str, ir.Type], ...]
 def _guarded(a: ir.Aggregate, program: ir.Program, fx: Effects,
              reads: ReadSets) -> tuple[ir.Aggregate, ir.Aggregate | None]:
     """The aggregate with its guard, and the guard's aggregate (or as it was, and None)."""
-    if a.where is None or a.counted is not None or reads.of(a.name) is not None:
-        return a, None  # nothing to split, or answered from counts, or memoized itself
+    if a.where is None or a.counted is not None or a.summed is not None \
+            or reads.of(a.name) is not None:
+        return a, None  # nothing to split, answered from counts or sums, or memoized itself
     conjuncts = chain_of(a.where, "and")
     if not all(fx.expr_is_clean(c) for c in conjuncts):
         return a, None

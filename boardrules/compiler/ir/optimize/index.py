@@ -11,8 +11,11 @@ skipped for the non-members).
 Inside an aggregate, which changes nothing while it scans, a filter on a
 counter of the loop variable (`s.owner == p`) can use a counter index instead:
 the members of each value, in entity order, kept up to date by every write of
-the counter (`Program.counter_indexes`). The list of a decision's options, which the
-random and external policies and `legal_actions()` walk, is one too (`Decision.walk`).
+the counter (`Program.counter_indexes`). So can an ordered walk (`for s in spaces where
+s.owner == p by s.build_cost`) whose filter and key change nothing: it takes the members
+that pass, in entity order, before its body runs for any. The list of a decision's
+options, which the random and external policies and `legal_actions()` walk, is one too
+(`Decision.walk`).
 When several conjuncts could serve, the index with the fewest members a value on
 average wins: on a board of many small groups, `t.group == s.group` over `t.owner ==
 p` (the spaces among the players and none), which wins over a table field of a few
@@ -255,6 +258,15 @@ class Indexer:
         """A statement's loop over the table index that walks the fewest members."""
         return self.cheapest(self.table_candidates(var, domain, where))
 
+    def ordered_rewrite(self, s: ir.Loop) -> tuple[ir.Domain, ir.Expr | None] | None:
+        """An ordered walk takes the members that pass its filter, in the domain's order,
+        before its body runs for any: with a filter and key that change nothing, that is an
+        aggregate's walk, which a counter index (kept in entity order) may serve too."""
+        if not (self.fx.expr_is_pure(s.order_where) and self.fx.expr_is_pure(s.order)):
+            return self.rewrite(s.var, s.domain, s.order_where)
+        return self.cheapest(self.kept_candidates(s.var, s.domain, s.order_where)
+                             + self.table_candidates(s.var, s.domain, s.order_where))
+
     def cheapest(self, found: list[_Candidate]) -> tuple[ir.Domain, ir.Expr | None] | None:
         """The candidate that walks the fewest members (the first of equals), as the
         indexed domain and the other conjuncts; None when there is none."""
@@ -290,6 +302,10 @@ class Indexer:
         return derived.Index(table, table, offset, tuple(starts), tuple(items))
 
     def stmt(self, s: ir.Stmt) -> ir.Stmt:
+        if isinstance(s, ir.Loop) and s.order is not None:
+            domain, order_where = self.ordered_rewrite(s) or (s.domain, s.order_where)
+            return dataclasses.replace(s, domain=domain, order_where=order_where,
+                                       body=tuple(self.stmt(b) for b in s.body))
         if isinstance(s, ir.Loop):
             domain, where = self.rewrite(s.var, s.domain, s.where) or (s.domain, s.where)
             return dataclasses.replace(s, domain=domain, where=where,

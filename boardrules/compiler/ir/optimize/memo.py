@@ -394,7 +394,8 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
                 depends, cash_of = keyed
         dims = [dimension(t, program) or int_dims.get((a.name, i))
                 for i, (_, t) in enumerate(a.params)]
-        if depends and a.name not in fx.impure and None not in dims and a.counted is None:
+        if depends and a.name not in fx.impure and None not in dims and a.counted is None \
+                and a.summed is None:
             ranged = _cash_ranged(a, cash_of, fx) if cash_of else None
             dims, keys = _keyed(a, program, dims)
             owned = regions.of(a)
