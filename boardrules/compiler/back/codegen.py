@@ -46,6 +46,7 @@ from .order import order_context
 from .sorted_walks import ordered_locals, site
 from .state_fields import fill_state_code
 from .template_cache import TemplateCache
+from .words_first import words_first
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -357,6 +358,7 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
     """What the templates need to write optimized code: exception specifications, the
     unwinding checks, C division, the indexes and the hoisted guards."""
     tables = {t.name: t for t in program.tables if t.stride == 1}
+    hoisted = _hoisted_context(program)
     return {
         "fx": effects,
         "exception_spec": lambda name, returns, raises=False: exception_spec(effects, name,
@@ -368,7 +370,7 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
         "loop_walk_locals": loop_walk_locals,
         "hoisted_guards": hoisted_guards(program, effects),
         "idle_events": idle_events(program, hoisted_guards(program, effects)),
-        **_hoisted_context(program),
+        **hoisted,
         "recursive_functions": [f.name for f in program.functions if f.name in effects.recursive],
         "inlined_functions": inlined_functions(program, effects),
         "entry_tests": entry_tests(program, effects),
@@ -376,6 +378,7 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
         "rules_line": lambda span: f"{PurePath(span.path).name}:{span.line}",
         "indexes": {ix.name: ix for ix in program.indexes},
         "kept_guards": {a.name: a for a in program.aggregates if a.kept},
+        "words_first": words_first(program, effects, hoisted["lazy_hoisted"]),
         "counter_indexes": {ix.name: ix for ix in program.counter_indexes},
         "count_array": count_array,
         "count_size": count_size,
