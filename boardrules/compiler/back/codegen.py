@@ -24,6 +24,7 @@ from ..front.statements import always_returns
 from ..front.symbols import KERNEL_EVENTS
 from ..ir import derived, ir_text
 from ..ir import nodes as ir
+from ..ir.depth_counts import depth_counted
 from ..ir.limits import else_ifs
 from ..ir.optimize.effects import Effects, analyse, node_unwinds
 from ..ir.optimize.fold import Folder, negate
@@ -359,6 +360,7 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
     unwinding checks, C division, the indexes and the hoisted guards."""
     tables = {t.name: t for t in program.tables if t.stride == 1}
     hoisted = _hoisted_context(program)
+    counted = depth_counted(program)
     return {
         "fx": effects,
         "exception_spec": lambda name, returns, raises=False: exception_spec(effects, name,
@@ -371,7 +373,7 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
         "hoisted_guards": hoisted_guards(program, effects),
         "idle_events": idle_events(program, hoisted_guards(program, effects)),
         **hoisted,
-        "recursive_functions": [f.name for f in program.functions if f.name in effects.recursive],
+        "recursive_functions": [f.name for f in program.functions if f.name in counted],
         "inlined_functions": inlined_functions(program, effects),
         "entry_tests": entry_tests(program, effects),
         "function_origins": function_origins(program),
