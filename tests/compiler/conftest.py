@@ -78,6 +78,17 @@ class EditionFactory:
         exec(compile(code, "<generated>", "exec"), namespace)
         return compilation, code, namespace
 
+    def three_ways(self, body: str, name: str) -> list:
+        """A tiny edition's module interpreted, compiled, and interpreted without any
+        optimization (the differential fuzzer's reference)."""
+        from boardrules.compiler.ir.optimize import OPTIMIZATIONS
+        from boardrules.runtime.loader import import_compilation, load_module
+
+        path = self.write(body, name=name)
+        reference = compile_rules(path, skip=[n for n, _ in OPTIMIZATIONS])
+        return [load_module(str(path), "interpreted"), load_module(str(path), "compiled"),
+                import_compilation(reference, "interpreted")]
+
     def errors(self, body: str, until: str = "check", **kwargs) -> list[str]:
         """The error messages compilation reports (fails the test if it succeeds)."""
         with pytest.raises(CompileError) as info:

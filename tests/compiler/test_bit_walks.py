@@ -150,3 +150,67 @@ def test_an_optimization_can_be_left_out_and_only_an_optimization(editions):
     assert not any(cx.bits for cx in program.counter_indexes)
     with pytest.raises(ValueError, match="not optimization passes: check"):
         compile_rules(path, skip=("check",))
+
+
+WITHIN = """proc top_level(p: player, q: player) -> int {
+  return max_of(s.level for s in spaces where s.owner == p and s.special
+                and s.level < p.cash + q.cash)
+}
+proc dearest_within(p: player, q: player) -> space? {
+  return best(s.price for s in spaces where s.owner == p and s.special
+              and s.price <= p.cash + q.cash)
+}
+rule look { on turn(p: player) {
+  let q = next_player(p)
+  if top_level(p, q) > 0 and dearest_within(p, q) != none {
+    p.cash -= 1
+  }
+  for s in spaces where s.owner == none and s.price > 0 {
+    s.owner = p
+    end turn
+  }
+  move(p, 1)
+} }
+"""
+
+
+def test_an_empty_word_answers_inline_without_the_walk(editions):
+    """The aggregate is its word's test, inline in its callers: an empty word gives what
+    the aggregate gives over no members, and only a word with members calls the walk
+    (`walk_`), which gets it. Not for a `max_of` (over nothing, an error the walk
+    reports), nor for one kept in a memo (its lookup is inline already)."""
+    compilation, code, _ = editions.module(BOARD + WITHIN, prelude=False)
+    within = aggregate(compilation.program, "dearest_within").name
+    entry = code.split(f"def {within}(")[1].split("@cython.cfunc")[0]
+    assert "if not bits_s:\n            return -1\n" in entry
+    assert f"return self.walk_{within}(v_p, v_q, bits_s)" in entry
+    assert f"def walk_{within}(self, v_p: cython.int, v_q: cython.int, " \
+        "bits_s: cython.ulonglong)" in code
+    assert f"def walk_{aggregate(compilation.program, 'top_level').name}(" not in code
+    compilation, code, _ = editions.module(BOARD + QUERIES, prelude=False)
+    assert aggregate(compilation.program, "dearest_special").memo and "def walk_" not in code
+
+
+@pytest.mark.parametrize("backend", ["interpreted", "compiled"])
+def test_a_word_tested_inline_gives_the_walks_answers(module_editions, backend):
+    """Empty words (no owner yet) and words with members give the answers worked out here
+    from the owners and the cash, turn after turn."""
+    module = load_module(str(module_editions.write(BOARD + WITHIN, prelude=False)), backend)
+    price, special = [4, 6, 9, 7, 0], [1, 0, 1, 1, 1]
+    name = next(n for n in module.CALL_INDEX if n.startswith("agg_")
+                and n.endswith("_in_proc_dearest_within"))
+    game = module.Game(3, seed=5)
+    for p in range(3):
+        game.state_set("cash", p, 4)  # two players' cash: 8, more than some prices
+    answers = set()
+    for _ in range(10):
+        for p in range(3):
+            q = (p + 1) % 3
+            cash = game.state_get("cash", p) + game.state_get("cash", q)
+            mine = [s for s in range(5) if game.state_get("c_space_owner", s) == p
+                    and special[s] and price[s] <= cash]
+            expected = max(mine, key=lambda s: (price[s], -s), default=-1)
+            assert game.invoke(name, (p, q)) == expected
+            answers.add(expected)
+        game.play(1)
+    assert -1 in answers and len(answers) > 1

@@ -7,10 +7,8 @@ import threading
 
 import pytest
 
-from boardrules.compiler.ir.optimize import OPTIMIZATIONS
-from boardrules.compiler.pipeline import compile_rules
 from boardrules.runtime.errors import rules_location
-from boardrules.runtime.loader import import_compilation, load_module
+from boardrules.runtime.loader import load_module
 
 BACKENDS = ("interpreted", "compiled")
 
@@ -92,10 +90,7 @@ def within(seconds: float, run):
 @pytest.fixture(scope="module")
 def trees(module_editions):
     """The edition interpreted, compiled, and interpreted without any optimization."""
-    path = module_editions.write(TREES, name="trees")
-    reference = compile_rules(path, skip=[name for name, _ in OPTIMIZATIONS])
-    return [load_module(str(path), "interpreted"), load_module(str(path), "compiled"),
-            import_compilation(reference, "interpreted")]
+    return module_editions.three_ways(TREES, "trees")
 
 
 @pytest.mark.parametrize(("mode", "where"), [(1, "proc f_12 at trees.rules:28"),

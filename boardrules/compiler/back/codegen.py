@@ -24,11 +24,12 @@ from ..front.statements import always_returns
 from ..front.symbols import KERNEL_EVENTS
 from ..ir import derived, ir_text
 from ..ir import nodes as ir
+from ..ir.depth_counts import depth_counted
 from ..ir.limits import else_ifs
 from ..ir.optimize.effects import Effects, analyse, node_unwinds
-from ..ir.optimize.fold import Folder, negate
+from ..ir.optimize.fold import Folder
 from ..ir.optimize.hand_keys import card_keys
-from ..ir.optimize.index import HELD, is_none_const, sides
+from ..ir.optimize.index import HELD, is_none_const
 from ..ir.optimize.integers import Ranges
 from ..ir.optimize.memo import KERNEL_PER_ENTITY, KERNEL_VERSIONS, SIDES
 from ..ir.optimize.memo_versions import MemoVersions
@@ -38,15 +39,16 @@ from ..ir.optimize.walk import (
     aggregate_nodes,
     body_exprs,
     map_expr,
-    substitute_locals,
     walk_expr,
     walk_stmts,
 )
+from .entry_tests import called_once, entry_tests, inlined_functions
 from .kept_sums import kept_arrays, kept_context, no_sums
 from .order import order_context
 from .sorted_walks import ordered_locals, site
 from .state_fields import fill_state_code
 from .template_cache import TemplateCache
+from .words_first import words_first
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -274,90 +276,12 @@ def idle_events(program: ir.Program, guards: dict[str, ir.Expr]) -> set[str]:
             and all(guards.get(h.function) == never for h in event.handlers)}
 
 
-INLINED_STATEMENTS = 8  # a procedure of at most this many statements, none a loop, is inline
-
-
-def inlined_functions(program: ir.Program, fx: Effects) -> set[str]:
-    """Small procedures that only compute a value (`owns_group(p, g)`, or a few tests and
-    returns: no loop, no write): C inlines them, so a question asked through
-    one costs no extra call."""
-    return {f.name for f in program.functions
-            if f.rule_index < 0 and f.name not in fx.recursive and f.guard is None
-            and f.name not in fx.impure and f.returns.name not in ("void", "error")
-            and len(list(walk_stmts(f.body))) <= INLINED_STATEMENTS
-            and not any(isinstance(s, ir.Loop | ir.While) for s in walk_stmts(f.body))}
-
-
-def entry_tests(program: ir.Program, fx: Effects) -> dict[str, tuple[tuple[ir.If, ...],
-                                                                    tuple[ir.Stmt, ...]]]:
-    """Procedures that begin with tests that may end them (`if rents_due == 0 { return
-    }`, or a whole body under one test; then a question whose default answer none ends
-    them): those tests, made early returns, are inline in their callers, and the rest
-    (`rest_`) a call, made only when the tests let it run."""
-    inlined = inlined_functions(program, fx)
-    decisions = {f"decide_{d.name}": d for d in program.decisions}
-    tests = {}
-    for f in program.functions:
-        if f.rule_index >= 0 or f.name in fx.recursive or f.guard is not None \
-                or f.name in inlined or not f.body:
-            continue
-        entry: tuple[ir.If, ...] = ()
-        rest = f.body
-        first = f.body[0]
-        if isinstance(first, ir.If) and not first.otherwise and fx.expr_is_clean(first.test):
-            if len(first.then) == 1 and isinstance(first.then[0], ir.Return) \
-                    and fx.expr_is_clean(first.then[0].value) and len(f.body) > 1:
-                entry, rest = (first,), f.body[1:]
-            elif len(f.body) == 1 and f.returns.name == "void":
-                leave = ir.If(first.span, negate(first.test), (ir.Return(first.span, None),), ())
-                entry, rest = (leave,), first.then
-        exit_on_none = _default_none_exit(rest, decisions, fx)
-        if exit_on_none is not None:
-            entry += (exit_on_none,)  # the rest asks the question again: a kept answer
-        if entry:
-            tests[f.name] = (entry, rest)
-    return tests
-
-
-def _default_none_exit(body: tuple[ir.Stmt, ...], decisions: dict[str, ir.Decision],
-                       fx: Effects) -> ir.If | None:
-    """`let x = ask d(...)` then `if x == none { return }`, where the default policy's
-    answer none is worked out inline, writing nothing (`trade_offer`'s partner): the same
-    return when the asker takes its defaults and the default is none, so that the
-    caller's window does not call the rest of the procedure to learn it."""
-    if len(body) < 2 or not isinstance(ask := body[0], ir.Declare) \
-            or not isinstance(ask.value, ir.CallProc) or ask.value.function not in decisions:
-        return None
-    d = decisions[ask.value.function]
-    leave = body[1]
-    if not (d.lazy and d.optional and d.kind not in ("bool", "int")
-            and fx.expr_is_pure(d.default) and all(fx.expr_is_clean(a) for a in ask.value.args)
-            and isinstance(leave, ir.If) and not leave.otherwise and len(leave.then) == 1
-            and isinstance(leave.then[0], ir.Return) and leave.then[0].value is None):
-        return None
-    none = _none_tested(leave.test, ask.name)
-    if none is None:
-        return None
-    arguments = {name: arg for (name, _), arg in zip(d.params, ask.value.args, strict=True)}
-    default = none if d.default is None else substitute_locals(d.default, arguments)
-    test = ir.Binary(ir.BOOL, "and", ir.KernelCall(ir.BOOL, "k_default_answers",
-                                                   (substitute_locals(d.by, arguments),)),
-                     ir.Binary(ir.BOOL, "==", default, none))
-    return ir.If(leave.span, test, leave.then, ())
-
-
-def _none_tested(test: ir.Expr, name: str) -> ir.Const | None:
-    """The constant none of `name == none` (either way round), else None."""
-    for local, none in sides(test, "=="):
-        if isinstance(local, ir.Local) and local.name == name and is_none_const(none):
-            return none
-    return None
-
-
 def _optimized_code(program: ir.Program, effects: Effects) -> dict:
     """What the templates need to write optimized code: exception specifications, the
     unwinding checks, C division, the indexes and the hoisted guards."""
     tables = {t.name: t for t in program.tables if t.stride == 1}
+    hoisted = _hoisted_context(program)
+    counted = depth_counted(program)
     return {
         "fx": effects,
         **kept_context(program),
@@ -370,14 +294,15 @@ def _optimized_code(program: ir.Program, effects: Effects) -> dict:
         "loop_walk_locals": loop_walk_locals,
         "hoisted_guards": hoisted_guards(program, effects),
         "idle_events": idle_events(program, hoisted_guards(program, effects)),
-        **_hoisted_context(program),
-        "recursive_functions": [f.name for f in program.functions if f.name in effects.recursive],
-        "inlined_functions": inlined_functions(program, effects),
+        **hoisted,
+        "recursive_functions": [f.name for f in program.functions if f.name in counted],
+        "inlined_functions": inlined_functions(program, effects) | called_once(program, effects),
         "entry_tests": entry_tests(program, effects),
         "function_origins": function_origins(program),
         "rules_line": lambda span: f"{PurePath(span.path).name}:{span.line}",
         "indexes": {ix.name: ix for ix in program.indexes},
         "kept_guards": {a.name: a for a in program.aggregates if a.kept},
+        "words_first": words_first(program, effects, hoisted["lazy_hoisted"]),
         "counter_indexes": {ix.name: ix for ix in program.counter_indexes},
         "count_array": count_array,
         "count_size": count_size,

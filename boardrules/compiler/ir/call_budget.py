@@ -25,6 +25,7 @@ import dataclasses
 
 from ..common.lang_types import INT, VOID
 from . import nodes as ir
+from .depth_counts import feedback_set
 from .optimize.effects import analyse, program_code
 
 CALL_WEIGHT = 5000
@@ -33,17 +34,20 @@ MOVE_EVENTS = ("event_land", "event_pass")
 
 def weights(program: ir.Program) -> dict[str, int]:
     """Each generated function's weight (counted functions weigh 1 where they are called:
-    the charged ones, and those that can call themselves, each call of which k_enter
-    counts; one of those is charged too when its own calls weigh more than CALL_WEIGHT)."""
+    the charged ones, and those on a cycle of calls that count their depth, each call of
+    which k_enter counts (depth_counts.py); one of those is charged too when its own calls
+    weigh more than CALL_WEIGHT)."""
     code = program_code(program)
-    recursive = analyse(program).recursive
+    functions = {f.name for f in program.functions}
+    # an event, a draw or an aggregate on a cycle weighs 1 too (no cycle is then left)
+    counted = set(program.depth_counted if program.depth_counted is not None
+                  else feedback_set(program)) | (analyse(program).recursive - functions)
     calls = {name: [n.function for n in c.exprs if isinstance(n, ir.CallProc)]
              + [event for n in c.exprs if isinstance(n, ir.KernelCall)
                 and n.function in ("k_move", "k_move_to") for event in MOVE_EVENTS]
              for name, c in code.items()}
     weight: dict[str, int] = {}
-    counted = set(recursive)
-    charged = {f.name for f in program.functions}
+    charged = functions
 
     def cost(name: str) -> int:
         return 1 if name in counted or name not in code else weight[name]
@@ -67,8 +71,9 @@ def weights(program: ir.Program) -> dict[str, int]:
 
 
 def charge_calls(program: ir.Program) -> ir.Program:
-    """The program with `k_charge(weight)` first in every function heavier than
-    CALL_WEIGHT."""
+    """The program with the functions that count their depth chosen, and `k_charge(weight)`
+    first in every function heavier than CALL_WEIGHT."""
+    program = dataclasses.replace(program, depth_counted=feedback_set(program))
     weight = weights(program)
 
     def charged(f: ir.Function) -> ir.Function:

@@ -502,3 +502,6 @@ class Program:
     # pairs of options (a, b) that may not both be chosen (differ from their defaults) in a
     # game: `option a ... excludes b`
     option_exclusions: tuple[tuple[str, str], ...] = ()
+    # the functions on a cycle of calls that count their depth, enough to cut every cycle,
+    # chosen by the call-budget pass on the program as written (None: not chosen yet)
+    depth_counted: frozenset[str] | None = None

@@ -216,17 +216,27 @@ def callees(exprs) -> frozenset[str]:
 
 def _recursive(code: dict[str, _Code]) -> set[str]:
     """Functions that can reach themselves (a move runs the pass and land events): deep
-    recursion raises (or crashes C). Those of a strongly connected component with more
-    than one member or a call to itself, found by Tarjan's algorithm in one walk (the
-    analysis runs after every pass)."""
+    recursion raises (or crashes C)."""
+    return {name for component in cycles(call_graph(code)) for name in component}
+
+
+def call_graph(code: dict[str, _Code]) -> dict[str, frozenset[str]]:
+    """Whom each generated function may call: its calls, and the pass and land events when
+    it moves a token."""
     moves = {"event_pass", "event_land"}
-    graph = {name: (c.calls | moves if c.moves else c.calls) & code.keys()
-             for name, c in code.items()}
+    return {name: (c.calls | moves if c.moves else c.calls) & code.keys()
+            for name, c in code.items()}
+
+
+def cycles(graph: dict[str, frozenset[str]]) -> list[list[str]]:
+    """The strongly connected components of the graph with a cycle: more than one member,
+    or a call to itself. Found by Tarjan's algorithm in one walk (the analysis runs after
+    every pass)."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
     on_stack: set[str] = set()
-    recursive: set[str] = set()
+    found: list[list[str]] = []
 
     def visit(name: str) -> None:
         index[name] = low[name] = len(index)
@@ -257,8 +267,8 @@ def _recursive(code: dict[str, _Code]) -> set[str]:
                     del stack[len(stack) - len(component):]
                     on_stack.difference_update(component)
                     if len(component) > 1 or name in graph[name]:
-                        recursive.update(component)
-    return recursive
+                        found.append(component)
+    return found
 
 
 def reachable(code: dict[str, _Code], roots: set[str]) -> set[str]:
