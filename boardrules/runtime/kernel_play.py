@@ -82,6 +82,24 @@ class Play(Kernel):
         if self.throw_open:  # the turn's last throw is over
             self.k_rest()
         self.k_count_round(p)
+        if self.turn_over_handled and not self.over and self.alive[p]:
+            self.k_turn_over(p)
+        return 0
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-1)
+    def k_turn_over(self, p: cython.int) -> cython.int:
+        """p's turn is over, however it ended, the game is not and p is still in it: the
+        `turn_over` handlers, out of run_turn's plain path. Dice they roll are no throw;
+        an `end turn` among them ends them, an `end game` the game."""
+        if self.tracing:
+            self.trace_lines.append(f"turn over p{p + 1}")
+        try:
+            self.event_turn_over(p)
+        except Unwind:
+            pass
+        self.settle_unwinding()
         return 0
 
     @cython.cfunc
