@@ -95,6 +95,7 @@ class Play(Kernel):
         an `end turn` among them ends them, an `end game` the game."""
         if self.tracing:
             self.trace_lines.append(f"turn over p{p + 1}")
+        self.call_depth = 0  # (an `end turn` by an exception left its count behind)
         try:
             self.event_turn_over(p)
         except Unwind:

@@ -152,3 +152,11 @@ def test_a_declared_order_against_a_library_handler_is_not_warned_about(editions
     assert not cross_warnings(editions, """
 rule jail_bonus { on turn(p: player) after jail when p.in_jail { p.bonus += 1 } }
 """)
+
+
+def test_two_edition_handlers_sharing_only_library_bookkeeping_are_not_warned(editions):
+    # both change `holds`, only through the library's procedure: its own balanced count
+    assert not cross_warnings(editions, """
+rule tax { on land(p: player, s: space) { charge_held(p, 2) } }
+rule fee { on land(p: player, s: space) { charge_held(p, 1) } }
+""")
