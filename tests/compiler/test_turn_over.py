@@ -125,3 +125,16 @@ scenario "the end of the turn rolls" for roll_after {
     (case,) = cases(compilation)
     outcome = run_case(compilation, case, backend)
     assert outcome.passed, outcome.message
+
+
+@pytest.mark.parametrize("ends_game", [False, True])
+def test_after_a_bankruptcy_unless_it_ended_the_game(editions, ends_game):
+    namespace, game = _game(editions, """
+rule broke { on land(p: player, s: space) before stop when s.kind == special {
+  declare_bankrupt(p)
+  end turn
+} }
+""" + ("game { over at first bankruptcy }\n" if ends_game else ""))
+    game.play(1)
+    assert game.over == ends_game
+    assert _counter(namespace, game, "player.ends")[0] == (0 if ends_game else 1)
