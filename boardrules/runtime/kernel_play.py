@@ -96,11 +96,23 @@ class Play(Kernel):
         if self.tracing:
             self.trace_lines.append(f"turn over p{p + 1}")
         self.call_depth = 0  # (an `end turn` by an exception left its count behind)
+        if self.unwinds:
+            self.k_turn_over_unwinding(p)
+        else:
+            self.event_turn_over(p)
+        self.settle_unwinding()
+        return 0
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-1)
+    def k_turn_over_unwinding(self, p: cython.int) -> cython.int:
+        """The `turn_over` handlers of a program whose `end turn` may leave an expression,
+        inside a try (as k_turn_unwinding runs the turn)."""
         try:
             self.event_turn_over(p)
         except Unwind:
             pass
-        self.settle_unwinding()
         return 0
 
     @cython.cfunc

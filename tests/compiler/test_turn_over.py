@@ -138,3 +138,20 @@ rule broke { on land(p: player, s: space) before stop when s.kind == special {
     game.play(1)
     assert game.over == ends_game
     assert _counter(namespace, game, "player.ends")[0] == (0 if ends_game else 1)
+
+
+def test_an_end_turn_inside_an_expression_ends_its_handlers_too(editions):
+    # the call ends the turn inside the `and`: the program's turns (and turn_over) run in a try
+    namespace, game = _game(editions, """
+proc quit(p: player) -> bool {
+  rolled += 1
+  end turn
+}
+rule early { on turn_over(p: player) before ends {
+  if p.ends >= 0 and quit(p) { rolled = 100 }
+} }
+""")
+    game.play(2)
+    assert _counter(namespace, game, "rolled") == 2
+    assert _counter(namespace, game, "player.ends")[:2] == [0, 0]
+    assert not game.over
