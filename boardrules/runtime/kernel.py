@@ -46,6 +46,9 @@ class Kernel:
     # the rules may end a turn inside an expression (k_unwound raises Unwind): only then
     # does a turn run inside a try, which saves the thread's exception state every turn
     unwinds: cython.bint
+    # some rule handles `turn_over` (the edition's Game says): only then does a turn end
+    # with the call of its handlers, so a game without one pays a test a turn
+    turn_over_handled: cython.bint
     call_depth: cython.int  # procedures that can call themselves, active now
     ledgering: cython.bint
     cash: cython.int[16]
@@ -180,6 +183,7 @@ class Kernel:
         self.tracing = trace
         self.unwinding = 0
         self.unwinds = True  # (the edition's Game says whether its rules can)
+        self.turn_over_handled = True  # (and whether a rule handles turn_over)
         self.call_depth = 0
         self.ledgering = trace
         self.seed = seed & 0xFFFFFFFFFFFFFFFF
@@ -325,6 +329,11 @@ class Kernel:
     @cython.cfunc
     @cython.exceptval(-1)
     def event_turn(self, p: cython.int) -> cython.int:
+        return 0
+
+    @cython.cfunc
+    @cython.exceptval(-1)
+    def event_turn_over(self, p: cython.int) -> cython.int:
         return 0
 
     @cython.cfunc

@@ -82,6 +82,37 @@ class Play(Kernel):
         if self.throw_open:  # the turn's last throw is over
             self.k_rest()
         self.k_count_round(p)
+        if self.turn_over_handled and not self.over and self.alive[p]:
+            self.k_turn_over(p)
+        return 0
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-1)
+    def k_turn_over(self, p: cython.int) -> cython.int:
+        """p's turn is over, however it ended, the game is not and p is still in it: the
+        `turn_over` handlers, out of run_turn's plain path. Dice they roll are no throw;
+        an `end turn` among them ends them, an `end game` the game."""
+        if self.tracing:
+            self.trace_lines.append(f"turn over p{p + 1}")
+        self.call_depth = 0  # (an `end turn` by an exception left its count behind)
+        if self.unwinds:
+            self.k_turn_over_unwinding(p)
+        else:
+            self.event_turn_over(p)
+        self.settle_unwinding()
+        return 0
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-1)
+    def k_turn_over_unwinding(self, p: cython.int) -> cython.int:
+        """The `turn_over` handlers of a program whose `end turn` may leave an expression,
+        inside a try (as k_turn_unwinding runs the turn)."""
+        try:
+            self.event_turn_over(p)
+        except Unwind:
+            pass
         return 0
 
     @cython.cfunc

@@ -91,3 +91,72 @@ rule d { on hit(p: player) when p.position.kind == special { p.score *= 3 } }
     assert not [m for m in pairs if "'a' (" in m and "and 'b'" in m]
     assert not [m for m in pairs if "'c' (" in m and "and 'd'" in m]
     assert [m for m in pairs if "'a' (" in m and "and 'c'" in m]  # the control: warned
+
+
+# A library like the real one: its turn handler in jail lets the player out (and may end
+# the turn), its charge keeps a count of held steps no edition names.
+JAIL_LIB = """
+counter player.in_jail: bool = false
+counter holds: int = 0
+proc charge_held(p: player, amount: money) {
+  holds += 1
+  pay(p, bank, amount)
+  holds -= 1
+}
+rule jail {
+  on turn(p: player) when p.in_jail {
+    p.in_jail = false
+    charge_held(p, 5)
+  }
+}
+rule toll {
+  on land(p: player, s: space) when s.kind == special { charge_held(p, 1) }
+}
+rule card_factor {
+  on land(p: player, s: space) when p.in_jail { pay(bank, p, 1) }
+}
+"""
+
+
+def cross_warnings(editions, body: str) -> list:
+    c = editions.compile("import jail\ncounter player.bonus: int = 0\n" + body,
+                         libs={"jail": JAIL_LIB})
+    return [w for w in c.warnings if w.code == "unordered-handlers"]
+
+
+def test_an_editions_handler_reading_what_a_library_handler_changes_is_warned(editions):
+    [warning] = cross_warnings(editions, """
+rule jail_bonus { on turn(p: player) when p.in_jail { p.bonus += 1 } }
+""")
+    assert "'jail' (jail.rules:" in warning.message and "and 'jail_bonus'" in warning.message
+    assert "player.in_jail" in warning.message and "the library's first" in warning.message
+    assert warning.span.path.endswith("ed.rules")  # at the edition's handler
+    assert "after jail, or before jail" in warning.hint
+
+
+def test_an_editions_write_that_a_library_handler_reads_is_warned(editions):
+    [warning] = cross_warnings(editions, """
+rule sent { on land(p: player, s: space) { p.in_jail = true } }
+""")
+    assert "'card_factor'" in warning.message and "player.in_jail" in warning.message
+
+
+def test_a_library_counter_the_edition_never_names_is_not_warned_about(editions):
+    # both handlers change `holds`, the edition's only through the library's procedure
+    assert not cross_warnings(editions, """
+rule tax { on land(p: player, s: space) { charge_held(p, 2) } }
+""")
+
+
+def test_a_declared_order_against_a_library_handler_is_not_warned_about(editions):
+    assert not cross_warnings(editions, """
+rule jail_bonus { on turn(p: player) after jail when p.in_jail { p.bonus += 1 } }
+""")
+
+
+def test_two_edition_handlers_sharing_only_library_bookkeeping_are_not_warned(editions):
+    # both change `holds`, only through the library's procedure: its own balanced count
+    assert not cross_warnings(editions, """
+rule tax { on land(p: player, s: space) { charge_held(p, 2) } }
+rule fee { on land(p: player, s: space) { charge_held(p, 1) } }
+""")

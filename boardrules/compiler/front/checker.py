@@ -275,9 +275,14 @@ class Checker(LayoutLowering, StatementLowering, ExpressionLowering, NameResolut
             )
         access = state_access(self.functions, self.aggregates)
         own_file = self.s.edition.span.path if self.s.edition else None
+        named = None
+        if own_file is not None:  # what the edition's own code names
+            own = state_access(self.functions, self.aggregates, own_file).values()
+            named = frozenset().union(*(reads | writes for reads, writes in own))
         return {
             name: ir.Event(name, params, order_handlers(name, handlers[name], self.s.rules,
-                                                        access, self.report, own_file))
+                                                        access, self.report, own_file,
+                                                        named))
             for name, params in self.s.events.items()
         }
 

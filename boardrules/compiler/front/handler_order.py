@@ -8,10 +8,14 @@ so handlers without one keep their place and no seeded game moves; a cycle is an
 
 Two handlers of one event whose order is neither declared nor implied, where one writes
 a counter or field the other reads or writes, get a warning: their order then rests on
-where they stand in the file, which a reader of either rule cannot see. Handlers in
-different files have an order that does not depend on where they stand (a library's
-before the files that import it), so only pairs within the checked file are warned about
-(a library's own pairs show when it is checked alone).
+where they stand in the file, which a reader of either rule cannot see. So does an
+edition's handler against a library's: that the library's runs first (it may end the
+turn first, or change what the edition's reads) shows in neither file. In an edition
+only what its own file names counts (`named`: the counters and fields its code reads or
+writes by name): one it never names is a library's bookkeeping (money's held end of the
+turn), kept balanced inside the library whichever handler runs first. Pairs of two
+library files are the library's business (a library's own pairs show when it is checked
+alone, where everything counts).
 """
 
 from __future__ import annotations
@@ -38,9 +42,12 @@ class Placed:
     ref: ir.HandlerRef
 
 
-def order_handlers(event: str, placed: list[Placed], rules: Iterable[str],
-                   access: dict[str, tuple[frozenset[str], frozenset[str]]],
-                   report: Reporter, own_file: str | None = None) -> tuple[ir.HandlerRef, ...]:
+Access = dict[str, tuple[frozenset[str], frozenset[str]]]  # function -> (reads, writes)
+
+
+def order_handlers(event: str, placed: list[Placed], rules: Iterable[str], access: Access,
+                   report: Reporter, own_file: str | None = None,
+                   named: frozenset[str] | None = None) -> tuple[ir.HandlerRef, ...]:
     """The handlers of `event` in the order they run (see the module's docstring)."""
     known = set(rules)
     after: list[set[int]] = [set() for _ in placed]  # after[i]: the handlers i runs after
@@ -70,7 +77,7 @@ def order_handlers(event: str, placed: list[Placed], rules: Iterable[str],
                      f"the handlers of '{event}' in rules {names} are ordered in a cycle",
                      "drop one of their before/after clauses", code=ErrorCode.HANDLER_ORDER)
         return tuple(p.ref for p in placed)
-    _warn_unordered(event, placed, after, access, report, own_file)
+    _warn_unordered(event, placed, after, access, report, own_file, named)
     return tuple(placed[i].ref for i in sequence)
 
 
@@ -110,29 +117,47 @@ def _closure(after: list[set[int]]) -> list[set[int]]:
 
 
 def _warn_unordered(event: str, placed: list[Placed], after: list[set[int]],
-                    access: dict[str, tuple[frozenset[str], frozenset[str]]],
-                    report: Reporter, own_file: str | None) -> None:
+                    access: Access, report: Reporter, own_file: str | None,
+                    named: frozenset[str] | None) -> None:
+    """Warn at the later handler of each pair (at the edition's, of an edition's and a
+    library's) whose order is not declared and matters (the module's docstring)."""
     reach = _closure(after)
     for i, first in enumerate(placed):
         for j in range(i + 1, len(placed)):
             second = placed[j]
             if (first.rule == second.rule or j in reach[i] or i in reach[j]
-                    or first.handler.span.path != second.handler.span.path
-                    or own_file not in (None, first.handler.span.path)
                     or exclusive(first.ref.guard, second.ref.guard)):
                 continue
-            reads1, writes1 = access.get(first.ref.function, (frozenset(), frozenset()))
-            reads2, writes2 = access.get(second.ref.function, (frozenset(), frozenset()))
-            shared = sorted((writes1 & (reads2 | writes2)) | (writes2 & reads1))
+            paths = (first.handler.span.path, second.handler.span.path)
+            if paths[0] == paths[1] and own_file in (None, paths[0]):
+                where = "the file lists them"
+                at, other = second, first
+            elif own_file is not None and own_file in paths and paths[0] != paths[1]:
+                where = ("the library's first, which neither rule says" if paths[1] == own_file
+                         else "the edition's first, which neither rule says")
+                at, other = (second, first) if paths[1] == own_file else (first, second)
+            else:
+                continue
+            shared = _shared(first, second, access, named)
             if shared:
                 report.warning(
-                    second.handler.span,
+                    at.handler.span,
                     f"the handlers of '{event}' in rules '{first.rule}' "
                     f"({_where(first.handler.span)}) and '{second.rule}' both use "
                     f"{', '.join(shared)}, which one of them changes, and run in the order "
-                    "the file lists them",
-                    f"say which runs first: on {event}(...) after {first.rule}, "
-                    f"or before {first.rule}", code="unordered-handlers")
+                    f"{where}",
+                    f"say which runs first: on {event}(...) after {other.rule}, "
+                    f"or before {other.rule}", code="unordered-handlers")
+
+
+def _shared(first: Placed, second: Placed, access: Access,
+            named: frozenset[str] | None) -> list[str]:
+    """What one of the two handlers changes and the other uses (of what `named` holds)."""
+    none = (frozenset(), frozenset())
+    reads1, writes1 = access.get(first.ref.function, none)
+    reads2, writes2 = access.get(second.ref.function, none)
+    shared = (writes1 & (reads2 | writes2)) | (writes2 & reads1)
+    return sorted(shared if named is None else shared & named)
 
 
 def _conjuncts(e: ir.Expr | None) -> list[ir.Expr]:
@@ -158,19 +183,23 @@ def _equal_to_constant(e: ir.Expr) -> bool:
     return isinstance(e, ir.Binary) and e.op == "==" and isinstance(e.right, ir.Const)
 
 
-def state_access(functions: Iterable[ir.Function], aggregates: Iterable[ir.Aggregate]
-                 ) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
+def state_access(functions: Iterable[ir.Function], aggregates: Iterable[ir.Aggregate],
+                 within: str | None = None) -> Access:
     """Per function: the counters and fields it reads and those it assigns, through the
     procedures and aggregates it calls (the kernel's own writes, such as a payment's, are
-    not counted: they are the rules' common ground, not one handler's)."""
+    not counted: they are the rules' common ground, not one handler's). With `within`,
+    only the code of that file: a call of a procedure defined elsewhere adds nothing."""
     own: dict[str, tuple[set[str], set[str], set[str]]] = {}
     for f in functions:
+        if within is not None and (f.span is None or f.span.path != within):
+            continue
         writes = {_shown(s.target) for s in walk_stmts(f.body)
                   if isinstance(s, ir.Assign) and isinstance(s.target, ir.State)}
         own[f.name] = _reads_and_calls(list(body_exprs(f.body)) + list(walk_expr(f.guard)),
                                        writes)
     for a in aggregates:
-        own[a.name] = _reads_and_calls(aggregate_nodes(a), set())
+        if within is None or (a.span is not None and a.span.path == within):
+            own[a.name] = _reads_and_calls(aggregate_nodes(a), set())
     out = {}
     for name in own:
         reads, writes, seen, stack = set(), set(), {name}, [name]

@@ -314,8 +314,18 @@ def roll_order(program: ir.Program) -> RollOrder:
     summaries.run()
     skeletons.unit = "<turn>"
     summaries.recording = True
-    order.turn = summaries.frag(_seq(("call", "event_turn"), skeletons.expr(program.over_when)))
+    turn = _settled(summaries.frag(("call", "event_turn")))
+    over = _settled(summaries.frag(("call", "event_turn_over")))
+    order.turn = summaries.seq(summaries.seq(turn, over),
+                               summaries.frag(skeletons.expr(program.over_when)))
     return order
+
+
+def _settled(frag: Frag) -> Frag:
+    """Code the game loop runs: its `end turn` comes back to the loop, which goes on with
+    the `turn_over` handlers (an `end game` does not, but a path need not be possible)."""
+    return Frag(frag.first, frag.nullable or frag.tnull, frag.last | frag.tlast,
+                frag.xnull, frag.xlast)
 
 
 def may_roll(order: RollOrder, function: ir.Function) -> bool:

@@ -18,10 +18,12 @@ from . import ast
 from .fixtures import add_fixture, expand_scenarios
 from .modules import SourceSet
 
-# Events the kernel raises itself: the game loop (start, turn) and movement (pass, land).
+# Events the kernel raises itself: the game loop (start, turn, turn_over) and movement
+# (pass, land).
 KERNEL_EVENTS: dict[str, tuple[tuple[str, Type], ...]] = {
     "start": (),
     "turn": (("p", Type("player")),),
+    "turn_over": (("p", Type("player")),),
     "pass": (("p", Type("player")), ("s", Type("space"))),
     "land": (("p", Type("player")), ("s", Type("space"))),
 }
