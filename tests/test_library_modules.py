@@ -110,6 +110,22 @@ def test_the_rent_module_leaves_the_turn_to_the_edition():
     assert "turn" not in closure("rent") and "turn" not in closure("trades")
 
 
+PROPERTY_GAME = {"property", "rent", "buying", "building", "mortgages"}
+
+
+def test_trades_without_deeds_bring_nothing_of_the_property_game():
+    """An edition whose players trade cards and cash (Animal Crossing's chips) imports
+    trade_bundles, and with it no deed, rent, auction, building or mortgage; the trades
+    module puts the deeds in those bundles."""
+    assert not PROPERTY_GAME & set(closure("trade_bundles"))
+    assert "trade_bundles" in closure("trades")
+    edition = LIB.parent / "animal_crossing" / "animal_crossing.rules"
+    imported = {name.strip() for line in re.findall(r"^import (.+)$",
+                                                    edition.read_text(encoding="utf-8"), re.M)
+                for name in line.split(",")}
+    assert not PROPERTY_GAME & {m for name in imported for m in closure(name)}
+
+
 REFERENCE = LIB.parents[1] / "benchmarks" / "editions" / "classic_reference"
 
 

@@ -70,8 +70,8 @@ def test_a_decision_on_another_seats_chips_does_not_name_them(crossing):
     for card in ("brown_bug_a", "brown_bug_c"):
         game = holding(crossing, card, 1)
         options = [crossing.CARD_IDS.index(card)]
-        seen.append(sorted(codec.answers("trade_ask", options, (game.holders(), 0))))
-        assert codec.words("trade_ask", options[0], (game.holders(), 1)) == f"trade_ask: {card}"
+        seen.append(sorted(codec.answers("trade_card", options, (game.holders(), 0))))
+        assert codec.words("trade_card", options[0], (game.holders(), 1)) == f"trade_card: {card}"
     assert seen[0] == seen[1]
     assert ActionCodec(load_module("disney_theme_park", "interpreted"), 2).view.hidden is False
 
@@ -141,24 +141,32 @@ def test_describe_says_which_decks_are_hidden():
     assert 'deck bugs(p: player) "Bug chips" hidden' in format_text(data)
 
 
-def trade_ask(seed: int = 0):
-    """An Animal Crossing OpenSpiel state asking a seat which of the other's chips it wants."""
+def trade_card(seed: int = 0):
+    """An Animal Crossing OpenSpiel state asking a seat which chip to add to a bundle, one
+    of the other's (face down) among them."""
     import boardrules.openspiel  # noqa: F401
 
     game = pyspiel.load_game("boardrules_animal_crossing", {"players": 2})
     rng = random.Random(seed)
     state = game.new_initial_state()
-    while state.is_chance_node() or state._state.decision != "trade_ask":
+    while not _asks_for_a_face_down_chip(state):
         state.apply_action(rng.choice(state.legal_actions()))
     return state
 
 
+def _asks_for_a_face_down_chip(state) -> bool:
+    if state.is_chance_node() or state._state.decision != "trade_card":
+        return False
+    seat = state.current_player()
+    return any("face down" in state.action_to_string(seat, a) for a in state.legal_actions())
+
+
 def test_asking_for_another_seats_chip_names_it_to_its_holder_alone():
-    state = trade_ask()
+    state = trade_card()
     asker = state.current_player()
     words = {state.action_to_string(asker, a): a for a in state.legal_actions()}
     face_down = [w for w in words if "face down" in w]
-    assert face_down and all(w.startswith("trade_ask: a card of ") for w in face_down)
+    assert face_down and all(w.startswith("trade_card: a card of ") for w in face_down)
     state.apply_action(words[face_down[0]])
     seen_by_asker = state.information_state_string(asker).splitlines()[-1]
     seen_by_holder = state.information_state_string(1 - asker).splitlines()[-1]
@@ -180,7 +188,7 @@ def test_the_terminal_shows_the_others_face_down_cards_by_deck(demo):
 def test_the_terminal_asks_for_face_down_chips_without_naming_them():
     from boardrules.play.view import answer_labels
 
-    state = trade_ask()
+    state = trade_card()
     game = state._state
     codec = ActionCodec(game.module, 2)
     labels = [label for _, label in answer_labels(codec, snapshot(game.module, game.game,
@@ -243,4 +251,4 @@ def test_a_sale_shows_the_others_its_bells_but_not_its_chip():
     assert after > int(before.split()[1 + seller])  # the Bells paid: the chip's value shown
     assert all("face down" not in line for line in
                state.information_state_string(seller).splitlines()
-               if "trade_ask" not in line)  # only a face-down card chosen says so
+               if "trade_card" not in line)  # only a face-down card chosen says so
