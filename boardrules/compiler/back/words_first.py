@@ -29,6 +29,7 @@ def words_first(program: ir.Program, fx: Effects, lazy_hoisted: frozenset[str]
 def _word_first(a: ir.Aggregate, fx: Effects, lazy_hoisted: frozenset[str]) -> bool:
     d = a.domain
     return (d.mask is not None and a.kind in PRECHECKED_KINDS and a.memo is None
-            and a.summed is None and not a.kept and a.counted is None and a.guard is None and not d.kept
+            and a.summed is None and not a.kept and a.counted is None and a.guard is None
+            and not d.kept
             and all(fx.expr_is_clean(e) for e in domain_exprs(d))
             and all(fx.expr_is_clean(e) for name, e in a.hoisted if name not in lazy_hoisted))
