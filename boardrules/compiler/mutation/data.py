@@ -1,9 +1,9 @@
 """Declared numbers as mutants: a wrong price, rent or card amount should fail a scenario.
 
 Each number written as a literal in a space's, group's or card's field values (`price =
-60`, each element of `rent = [2, 10, 30, 90, 160, 250]`, a card's `value = 1`) is one
-declared number, named by its entity and field (`mill.price`, `boardwalk.rent[3]`, an
-enum-indexed list by its member, `farm.cost[wood]`). Its one mutant is the number + 1
+N`, each element of a `rent = [...]` row, a card's `value = N`) is one
+declared number, named by its entity and field (`SPACE.price`, `SPACE.rent[3]`, an
+enum-indexed list by its member, `SPACE.cost[MEMBER]`). Its one mutant is the number + 1
 (- 1 at the top of the integer range): the smallest change, which every scenario that
 reads the number exactly notices, and never the number itself. A card declared with
 `copies` is one declaration: its mutant changes every copy.
@@ -37,7 +37,7 @@ OPERATOR = "data"  # a declared number's mutants
 class Number:
     """One declared number: where it is written and which table slots hold it."""
 
-    name: str  # `boardwalk.rent[3]`
+    name: str  # `SPACE.rent[3]`
     kind: str  # space | group | card
     entity: str
     field: str  # `rent[3]`: the field, and the element of a list

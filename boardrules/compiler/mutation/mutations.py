@@ -60,7 +60,7 @@ class Mutant:
     # the block it stands in: "`if rent > 0 {`", "the else of `if ...`", at the top its
     # function's header (an aggregate's mutant: the block of the aggregate's first use)
     under: str = ""
-    number: str = ""  # a declared number's name (`boardwalk.rent[3]`): a note names it so
+    number: str = ""  # a declared number's name (`SPACE.rent[3]`): a note names it so
 
     @property
     def where(self) -> str:
