@@ -71,7 +71,7 @@ KERNEL_CALLS = {
     **{f"k_{name}": 1 for name in DECK_FUNCTIONS},
     "k_roll": 1, "k_some": 1, "k_unwound": 1, "k_divisor": 1, "chk": 2, "tick": 0,
     "k_charge": 1,
-    "winner": 0,
+    "winner": 0, "ends_at_bankruptcy": 0,
 }
 # Kernel values the rules code writes as well as reads (`end turn` sets `unwinding`).
 KERNEL_VALUES = ("unwinding",)

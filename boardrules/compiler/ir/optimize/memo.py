@@ -78,7 +78,7 @@ CONSTANT_KERNEL_CALLS = frozenset({"min", "max", "abs", "k_distance", "k_space_a
 CONSTANT_DERIVED = frozenset({"player_seat", "space_track", "space_name", "card_text",
                               "card_deck", "group_name"})
 VOLATILE_BUILTINS = frozenset({"current", "turn", "game_over", "winner", "rounds",
-                               "bankruptcies"})
+                               "bankruptcies", "bankruptcy_ends_game"})
 
 
 def _cash_of_param(n: ir.Expr, params: set[str]) -> str:
