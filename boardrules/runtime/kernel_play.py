@@ -41,9 +41,27 @@ class Play(Kernel):
     @cython.ccall
     def play(self, max_turns: cython.int = -1) -> cython.int:
         """Play turns until the game is over, capped, or max_turns more turns were played."""
+        self.start()
+        if self.tracing:
+            return self.k_play_loop(max_turns)
+        return self.play_turns(max_turns)
+
+    @cython.cfunc
+    @cython.exceptval(-1)
+    def play_turns(self, max_turns: cython.int) -> cython.int:
+        """The turns of an untraced game: the edition's Game generates its own loop, the
+        same as k_play_loop's but calling its own methods directly and left without the
+        tests of what the edition has none of (templates/game_loop.py.j2)."""
+        return self.k_play_loop(max_turns)
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-1)
+    def k_play_loop(self, max_turns: cython.int) -> cython.int:
+        """The game loop every game can take (a traced one does): the turns until the
+        game is over, capped, or max_turns more turns were played."""
         played: cython.int = 0
         p: cython.int
-        self.start()
         while not self.over and (max_turns < 0 or played < max_turns):
             if self.turn_cap > 0 and self.turn >= self.turn_cap:
                 self.capped = True
