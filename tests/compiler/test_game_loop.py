@@ -21,13 +21,18 @@ game { over after 4 rounds }
 """
 
 
-def play_turns(code: str) -> str:
-    """The generated loop's text (the Game's, not the kernel's default)."""
+def method(code: str, name: str) -> str:
+    """The text of the edition's Game's method (not the kernel's), without comments."""
     game = code[code.index("\nclass Game("):]
-    found = re.search(r"\n    def play_turns\(.*?(?=\n    @cython)", game, re.DOTALL)
-    assert found, "the edition's Game has its own loop"
+    found = re.search(rf"\n    def {name}\(.*?(?=\n    @cython)", game, re.DOTALL)
+    assert found, f"the edition's Game has its own {name}"
     return "\n".join(line for line in found.group(0).splitlines()
                      if not line.strip().startswith("#"))
+
+
+def play_turns(code: str) -> str:
+    """The generated loop's text."""
+    return method(code, "play_turns")
 
 
 def test_the_loop_calls_the_editions_handlers_and_tests_only_what_it_has(editions):
@@ -51,6 +56,14 @@ rule early { on land(p: player, s: space) { if p.cash >= 0 and quit(p) { p.cash 
 """)
     loop = play_turns(code)
     assert "self.k_turn_unwinding(p)" in loop and "self.handlers_turn(p)" not in loop
+
+
+def test_the_editions_move_calls_its_own_land_event(editions):
+    _, code, _ = editions.module(RULES)
+    assert "def event_land(" not in code[:code.index("\nclass Game(")]  # no kernel hook
+    assert "self.k_way(p, steps)" in method(code, "k_move")
+    assert "self.k_way_to(p, s)" in method(code, "k_move_to")
+    assert "self.event_land(p, s)" in method(code, "k_land")
 
 
 @pytest.fixture(scope="module")
