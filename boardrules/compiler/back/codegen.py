@@ -366,6 +366,9 @@ def generate(program: ir.Program, source_name: str, effects: Effects | None = No
         "counter_size": _counter_size(program),
         "game_arrays": _game_arrays(program, board_arrays, optimized["versions"]),
         "unwinds": raises_unwind(program, effects),
+        "turn_over_handled": bool(program.events["turn_over"].handlers),
+        # the kernel's events the game loop raises: their handlers inline in it too
+        "loop_events": ("turn", "turn_over"),
         **_reflection(program),
         **optimized,
     }
