@@ -126,6 +126,7 @@ class Kernel:
     held_key_version: cython.int[256]  # per player and card key: a card of that key gained or lost
     held_deck_version: cython.int[512]  # per player and deck: a card of that deck gained or lost
     alive_version: cython.int  # bumped when a player retires: memoized queries over players read it
+    cash_version: cython.int  # bumped by every payment: memos of every player's cash read it
     # the range of a player's cash with the same answer to the question being worked out
     cash_low: cython.longlong
     cash_high: cython.longlong
@@ -235,6 +236,7 @@ class Kernel:
             self.card_holder[i] = -1
         self.holder_version = 1
         self.alive_version = 1
+        self.cash_version = 1
         self.external = [None] * 16
         self.plain = not trace
         self.refresh_inline_seats()

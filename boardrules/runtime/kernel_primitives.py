@@ -254,6 +254,7 @@ class Primitives(Play):
     def k_pay(self, payer: cython.int, payee: cython.int, amount: cython.int) -> cython.int:
         """Move money; -1 is the Bank, which never runs out. Cash is kept in 32 bits."""
         self.changes += 1
+        self.cash_version += 1
         if payer >= 0:
             self.cash[payer] = narrow(wide(self.cash[payer]) - amount)
         if payee >= 0:

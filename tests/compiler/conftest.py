@@ -151,3 +151,31 @@ def tiny_copy(tmp_path) -> Path:
     shutil.copytree(FIXTURES / "tiny", tmp_path / "rules" / "tiny")
     shutil.copytree(FIXTURES / "lib", tmp_path / "rules" / "lib")
     return tmp_path / "rules" / "tiny" / "tiny.rules"
+
+
+@pytest.fixture
+def check_memos(monkeypatch):
+    """Check memoized methods of a generated module's Game in the games it plays next: each
+    value a call returns equals the one worked out afresh on a copy whose every kept value
+    is outdated. Returns the counts of the calls and of the hits (no slot written)."""
+
+    def checked(module, names: list[str]) -> dict[str, int]:
+        counted = {"calls": 0, "hits": 0}
+
+        def checking(name: str, method):
+            def check(self, *args):
+                stamps = self.memo_stamp[:]
+                kept = method(self, *args)
+                counted["calls"] += 1
+                counted["hits"] += stamps == self.memo_stamp
+                copy = self.copy()
+                copy.memo_forget()  # every kept value outdated: worked out afresh
+                assert kept == method(copy, *args), (name, args)
+                return kept
+            return check
+
+        for name in names:
+            monkeypatch.setattr(module.Game, name, checking(name, getattr(module.Game, name)))
+        return counted
+
+    return checked

@@ -23,26 +23,11 @@ def test_disney_memoizes_what_a_player_could_wish_to_buy():
     assert not {"game_houses_left", "game_hotels_left"} & set(wanted.reads)
 
 
-def test_every_kept_value_equals_a_recomputation(monkeypatch):
+def test_every_kept_value_equals_a_recomputation(check_memos):
     compilation = compile_edition(DISNEY)
     module = import_compilation(compilation, "interpreted")
     memoized = [f.name for f in compilation.program.functions if f.memo is not None]
-    counted = {"calls": 0, "hits": 0}
-
-    def checking(name: str, method):
-        def check(self, *args):
-            stamps = self.memo_stamp[:]
-            kept = method(self, *args)
-            counted["calls"] += 1
-            counted["hits"] += stamps == self.memo_stamp
-            copy = self.copy()
-            copy.memo_forget()  # every kept value outdated: worked out afresh
-            assert kept == method(copy, *args), (name, args)
-            return kept
-        return check
-
-    for name in memoized:
-        monkeypatch.setattr(module.Game, name, checking(name, getattr(module.Game, name)))
+    counted = check_memos(module, memoized)
     for seed in range(3):
         for policy in ("default", "random"):
             module.Game(4, seed=seed, policies=[policy] * 4).play()

@@ -62,7 +62,7 @@ HOLDERS = "card_holder"  # the kernel array of who holds each card, versioned by
 ALIVE = "player_alive"  # who is still in: versioned by the kernel too (a retirement)
 # the arrays the kernel versions itself, and each one's version attribute; the rules'
 # counters get an `mv_` version of their own, bumped by the generated writes
-KERNEL_VERSIONS = {HOLDERS: "holder_version", ALIVE: "alive_version"}
+KERNEL_VERSIONS = {HOLDERS: "holder_version", ALIVE: "alive_version", CASH: "cash_version"}
 # the kernel's versions per entity (of a player's hand: `holds(p, c)` for a parameter p),
 # and the type of that entity
 KERNEL_PER_ENTITY = {HOLDERS: "held_version"}
@@ -259,6 +259,59 @@ class ReadSets:
         return {self.counter_of_index[d.index]} if d.index in self.counter_of_index else set()
 
 
+class CashReads(ReadSets):
+    """What functions and aggregates read, the cash of a player among it: through the
+    parameter it is read through (`p.cash`, or a call passing p on to what reads its
+    cash), or ANY (`q.cash` for each player q)."""
+
+    def _nodes(self, nodes: Iterable[ir.Expr], params: tuple[str, ...], shadowed: set[str],
+               walk: FieldWalk | None = None) -> set[tuple[str, int | Within]]:
+        rest: list[ir.Expr] = []
+        reads: set[tuple[str, int | Within]] = set()
+        for n in nodes:
+            if isinstance(n, ir.State) and n.array == CASH and n.entity is not None:
+                reads.add((CASH, _through(n.entity, params, shadowed)))
+            else:
+                rest.append(n)
+        return reads | super()._nodes(rest, params, shadowed, walk)
+
+
+def cash_versioned(a: ir.Aggregate, reads: CashReads
+                   ) -> frozenset[tuple[str, int | Within]] | None:
+    """What a memo of `a` stamped by the kernel's version of every player's cash depends on
+    (`cash_version`, bumped by each payment): for a player's question (a player parameter)
+    that reads several players' cash, or one's through what it calls, and nothing else
+    volatile, and asks a question of each member it walks (the trade partner search:
+    whether any other player would buy, each with their cash); None for another
+    aggregate. Windows ask a player's question of each player again and again while
+    nobody has paid or been paid; a question of no player's (a sum over the players
+    worked out at each building bought, which is paid for) would rarely be kept, and one
+    that reads cash itself has its cheap cash tests first (prechecks.py, guards.py),
+    which a lookup would come after."""
+    if not any(t.name == "player" and not t.optional for _, t in a.params) or any(
+            isinstance(n, ir.State) and n.array == CASH for n in aggregate_nodes(a)):
+        return None
+    keyed = reads.keyed_of(a.name)
+    if keyed is None or all(array != CASH for array, _ in keyed) or not any(
+            isinstance(n, ir.CallProc) for n in aggregate_nodes(a)):
+        return None
+    return frozenset({(array, at) for array, at in keyed if array != CASH} | {(CASH, ANY)})
+
+
+def _cash_versioned_all(program: ir.Program, queries: set[str]
+                        ) -> dict[str, frozenset[tuple[str, int | Within]]]:
+    """The aggregates whose memos are stamped by every player's cash (`cash_versioned`),
+    with what each depends on; but those another of them asks (whether any other player
+    would buy one deed, for each deed of the seller's): a payment outdates both, so the
+    outer question's memo keeps the answer and the inner one's would mostly miss."""
+    reads = CashReads(program)
+    found = {a.name: depends for a in program.aggregates if a.name in queries
+             and (depends := cash_versioned(a, reads)) is not None}
+    inner = {n.function for a in program.aggregates if a.name in found
+             for n in aggregate_nodes(a) if isinstance(n, ir.CallProc)}
+    return {name: depends for name, depends in found.items() if name not in inner}
+
+
 MAX_INT_VALUES = 64  # an integer parameter with more values in its calls: not a memo's slots
 
 
@@ -379,6 +432,7 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
     parameter whose cash it reads, if one)."""
     reads = ReadSets(program)
     queries = _queries(program)
+    by_cash = _cash_versioned_all(program, queries)
     asked = asked_in_windows(program)
     keyable = _keyable(program)
     regions = Regions(program, keyable, mates=True)
@@ -395,6 +449,8 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
             keyed = reads.keyed_on_cash(a)
             if keyed is not None:
                 depends, cash_of = keyed
+        if depends is None:
+            depends = by_cash.get(a.name)
         dims = [dimension(t, program) or int_dims.get((a.name, i))
                 for i, (_, t) in enumerate(a.params)]
         if depends and a.name not in fx.impure and None not in dims and a.counted is None \

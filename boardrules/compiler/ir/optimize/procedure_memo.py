@@ -29,27 +29,10 @@ from .. import derived
 from .. import nodes as ir
 from .clamps import Clamp, clamp_of, compared_only
 from .effects import Effects, program_code, reachable
-from .field_versions import FieldWalk, Within
-from .memo import ANY, CASH, MAX_SLOTS, SIDES, ReadSets, _keyable, _through
+from .memo import ANY, CASH, MAX_SLOTS, SIDES, CashReads, _keyable
 from .regions import Regions
 from .slots import dimension
 from .walk import aggregate_nodes, body_exprs, domain_exprs, stmt_exprs, walk_expr, walk_stmts
-
-
-class ProcedureReads(ReadSets):
-    """What functions and aggregates read, the cash of a player among it when it is read
-    through a parameter (`p.cash`, or a call passing p on to what reads its cash)."""
-
-    def _nodes(self, nodes: Iterable[ir.Expr], params: tuple[str, ...], shadowed: set[str],
-               walk: FieldWalk | None = None) -> set[tuple[str, int | Within]]:
-        rest: list[ir.Expr] = []
-        reads: set[tuple[str, int | Within]] = set()
-        for n in nodes:
-            if isinstance(n, ir.State) and n.array == CASH and n.entity is not None:
-                reads.add((CASH, _through(n.entity, params, shadowed)))
-            else:
-                rest.append(n)
-        return reads | super()._nodes(rest, params, shadowed, walk)
 
 
 def _call_sites(program: ir.Program) -> tuple[dict[str, int], set[str]]:
@@ -88,7 +71,7 @@ def _walks(f: ir.Function) -> bool:
     return any(isinstance(s, ir.Loop | ir.While) for s in walk_stmts(f.body))
 
 
-def procedure_memo(f: ir.Function, reads: ProcedureReads, regions: Regions, fx: Effects,
+def procedure_memo(f: ir.Function, reads: CashReads, regions: Regions, fx: Effects,
                    program: ir.Program, base: int) -> derived.Memo | None:
     """The memo of a qualifying procedure, its slots from `base`; None when it does not
     qualify (the cost rule is the caller's)."""
@@ -178,7 +161,7 @@ def _callees_roots(f: ir.Function, program: ir.Program) -> list[ir.Expr]:
 def memoize_procedures(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
     """Give each qualifying procedure whose memo pays (the cost rule) a memo, its slots
     after the aggregates'."""
-    reads = ProcedureReads(program)
+    reads = CashReads(program)
     regions = Regions(program, _keyable(program), mates=True)
     sites, in_aggregates = _call_sites(program)
     base = program.memo_slots
