@@ -94,3 +94,48 @@ def test_a_procedure_or_handler_called_from_one_place_is_inline(editions):
     code = editions.compile(TWICE, until="codegen").code
     assert inline(code, "proc_once") and inline(code, "rule_q_0") and inline(code, "rule_r_0")
     assert not inline(code, "proc_note") and not inline(code, "proc_take_then_move")
+
+
+SETTLE_RULES = """counter player.owed: int = 0
+event short(p: player, amount: int)
+proc settle(p: player, amount: int) {
+  if p.cash < amount {
+    p.owed += amount - p.cash
+    trigger short(p, p.cash)
+  } else {
+    pay(p, none, amount)
+  }
+}
+rule shortfall { on short(p: player, amount: int) {
+  settle(p, amount)
+} }
+rule r { on turn(p: player) {
+  settle(p, 600)
+  move(p, 1)
+} }
+"""
+
+
+def test_a_plain_second_branch_is_inline_and_the_first_a_call(editions):
+    """`settle` is all one test: its second branch, a payment, runs inline in the callers
+    (the common case costs no call), the first, which calls back into `settle` through an
+    event, is the rest."""
+    code = editions.compile(SETTLE_RULES, until="codegen").code
+    entry = code.split("def proc_settle(")[1].split("@cython.cfunc")[0].splitlines()
+    assert [line.strip() for line in entry[2:6]] == [
+        "if (self.cash[v_p] >= v_amount):", "self.k_pay(v_p, -1, v_amount)", "return 0",
+        "return self.rest_proc_settle(v_p, v_amount)"]
+    assert "trigger" not in entry and "self.event_short(" in code.split("def rest_proc_settle(")[1]
+
+
+@pytest.mark.parametrize("backend", ["interpreted", "compiled"])
+def test_both_branches_of_a_split_procedure_still_run(module_editions, backend):
+    """Each player pays 600 at each turn while the cash lasts, then what is left, the
+    rest counted as owed, alike on both backends."""
+    module = load_module(str(module_editions.write(SETTLE_RULES)), backend)
+    game = module.Game(2, seed=1)
+    start = game.state_get("cash", 0)
+    turns = start // 600 + 1
+    game.play(2 * turns)
+    assert game.state_get("cash", 0) == 0
+    assert game.state_get("c_player_owed", 0) == 600 * turns - start

@@ -11,10 +11,11 @@ short procedures called from one place only, are inline whole.
 from __future__ import annotations
 
 from ..ir import nodes as ir
-from ..ir.optimize.effects import Effects, program_code
+from ..ir.depth_counts import depth_counted
+from ..ir.optimize.effects import UNWINDING_KERNEL, Effects, program_code
 from ..ir.optimize.fold import negate
 from ..ir.optimize.index import is_none_const, sides
-from ..ir.optimize.walk import substitute_locals, walk_stmts
+from ..ir.optimize.walk import body_exprs, substitute_locals, walk_stmts
 
 INLINED_STATEMENTS = 8  # a procedure of at most this many statements, none a loop, is inline
 
@@ -59,10 +60,17 @@ def entry_tests(program: ir.Program, fx: Effects) -> dict[str, tuple[tuple[ir.If
     (`rest_`) a call, made only when the tests let it run."""
     inlined = inlined_functions(program, fx)
     decisions = {f"decide_{d.name}": d for d in program.decisions}
+    counted = depth_counted(program)
     tests = {}
     for f in program.functions:
-        if f.rule_index >= 0 or f.name in fx.recursive or f.guard is not None \
-                or f.name in inlined or not f.body:
+        if f.rule_index >= 0 or f.guard is not None or f.name in inlined or not f.body:
+            continue
+        if f.name in fx.recursive:
+            # a call of itself goes through the inline branch again: a plain branch only,
+            # and not where the depth is counted (the count wraps the whole body)
+            split = None if f.name in counted else _plain_branch_split(f, fx)
+            if split is not None:
+                tests[f.name] = split
             continue
         entry: tuple[ir.If, ...] = ()
         rest = f.body
@@ -74,12 +82,40 @@ def entry_tests(program: ir.Program, fx: Effects) -> dict[str, tuple[tuple[ir.If
             elif len(f.body) == 1 and f.returns.name == "void":
                 leave = ir.If(first.span, negate(first.test), (ir.Return(first.span, None),), ())
                 entry, rest = (leave,), first.then
+        elif (split := _plain_branch_split(f, fx)) is not None:
+            entry, rest = split
         exit_on_none = _default_none_exit(rest, decisions, fx, f.returns.name == "void")
         if exit_on_none is not None:
             entry += (exit_on_none,)  # the rest asks the question again: a kept answer
         if entry:
             tests[f.name] = (entry, rest)
     return tests
+
+
+# a procedure's other branch, at most this many statements, is inline in its callers
+PLAIN_BRANCH_STATEMENTS = 2
+
+
+def _plain_branch_split(f: ir.Function, fx: Effects
+                        ) -> tuple[tuple[ir.If, ...], tuple[ir.Stmt, ...]] | None:
+    """A procedure that returns nothing and is all one test with two branches, the second
+    a few kernel calls (a payment) that call no procedure, declare nothing and cannot end
+    the turn (`charge`: `if short { raise it... } else { pay(...) }`): that branch,
+    cheap to copy, inline in the callers, where the common case then costs no call; the
+    other the rest."""
+    first = f.body[0]
+    if len(f.body) != 1 or f.returns.name != "void" or not isinstance(first, ir.If) \
+            or not fx.expr_is_clean(first.test):
+        return None
+    plain = first.otherwise
+    if not 0 < len(plain) <= PLAIN_BRANCH_STATEMENTS \
+            or not all(isinstance(s, ir.Evaluate) and isinstance(s.expr, ir.KernelCall)
+                       for s in plain) \
+            or any(isinstance(n, ir.CallProc) or isinstance(n, ir.KernelCall)
+                   and n.function in UNWINDING_KERNEL for n in body_exprs(plain)):
+        return None
+    fast = ir.If(first.span, negate(first.test), (*plain, ir.Return(first.span, None)), ())
+    return (fast,), first.then
 
 
 def _default_none_exit(body: tuple[ir.Stmt, ...], decisions: dict[str, ir.Decision],
