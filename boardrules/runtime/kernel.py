@@ -342,11 +342,6 @@ class Kernel:
         return 0
 
     @cython.cfunc
-    @cython.exceptval(-1)
-    def event_land(self, p: cython.int, s: cython.int) -> cython.int:
-        return 0
-
-    @cython.cfunc
     @cython.exceptval(-1, check=True)
     def game_over(self) -> cython.bint:
         return self.n_alive <= 1

@@ -1,8 +1,11 @@
 # ruff: noqa: F405
 # The game loop, in Cython pure-Python mode: start, turns and rounds, the end of the game
-# and its ranking and winners, then resting spaces, movement and the turn order. Pasted
-# between kernel.py (the game's state and the hooks this loop calls, which the edition's
-# Game overrides) and kernel_primitives.py (see kernel.py).
+# and its ranking and winners, then resting spaces, a move's way and placement, and the
+# turn order. Pasted between kernel.py (the game's state and the hooks this loop calls,
+# which the edition's Game overrides) and kernel_primitives.py (see kernel.py). The
+# edition's Game generates its own copy of the loop's turns for an untraced game, and the
+# landing of a move (compiler/back/templates/game_loop.py.j2): a change of k_play_loop or
+# of k_way's callers is made there too, and tests/compiler/test_game_loop.py compares them.
 import cython
 
 from .kernel import *  # noqa: F403  (one text when pasted)
@@ -41,9 +44,27 @@ class Play(Kernel):
     @cython.ccall
     def play(self, max_turns: cython.int = -1) -> cython.int:
         """Play turns until the game is over, capped, or max_turns more turns were played."""
+        self.start()
+        if self.tracing:
+            return self.k_play_loop(max_turns)
+        return self.play_turns(max_turns)
+
+    @cython.cfunc
+    @cython.exceptval(-1)
+    def play_turns(self, max_turns: cython.int) -> cython.int:
+        """The turns of an untraced game: the edition's Game generates its own loop, the
+        same as k_play_loop's but calling its own methods directly and left without the
+        tests of what the edition has none of (templates/game_loop.py.j2)."""
+        return self.k_play_loop(max_turns)
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-1)
+    def k_play_loop(self, max_turns: cython.int) -> cython.int:
+        """The game loop every game can take (a traced one does): the turns until the
+        game is over, capped, or max_turns more turns were played."""
         played: cython.int = 0
         p: cython.int
-        self.start()
         while not self.over and (max_turns < 0 or played < max_turns):
             if self.turn_cap > 0 and self.turn >= self.turn_cap:
                 self.capped = True
@@ -315,29 +336,38 @@ class Play(Kernel):
         return 0
 
     # ---- movement --------------------------------------------------------------
+    # A move is its way, here, then its landing, which the edition's Game adds (k_move and
+    # k_move_to, templates/game_loop.py.j2) with its land handlers inline.
     @cython.cfunc
     @cython.final
-    @cython.exceptval(-1)
-    def k_move(self, p: cython.int, steps: cython.int) -> cython.int:
-        """Move p by steps along the track: pass events on the way (forward only), then land."""
+    @cython.inline
+    @cython.exceptval(-2147483647, check=True)
+    def k_way(self, p: cython.int, steps: cython.int) -> cython.int:
+        """The way of p's move by steps along the track: the pass events on it (forward
+        only); the space the move lands on, or -1 when a pass event ended the turn."""
         start: cython.int = self.track_of[self.position[p]]
-        n: cython.int = self.track_length
         if steps > LOOP_LIMIT or steps < -LOOP_LIMIT:
-            raise RuleError(f"a move of {steps} spaces: more than {LOOP_LIMIT}")
+            return self.k_too_far(steps)
         if self.pass_between(p, start, steps):
-            return 0
-        return self.arrive(p, self.space_at_track[on_lap(start + steps, n)])
+            return -1
+        return self.space_at_track[on_lap(start + steps, self.track_length)]
 
     @cython.cfunc
     @cython.final
-    @cython.exceptval(-1)
-    def k_move_to(self, p: cython.int, s: cython.int) -> cython.int:
-        """Advance p forward to space s, passing what lies between, then land."""
-        n: cython.int = self.track_length
-        steps: cython.int = on_lap(self.track_of[s] - self.track_of[self.position[p]], n)
-        if self.pass_between(p, self.track_of[self.position[p]], steps):
-            return 0
-        return self.arrive(p, s)
+    @cython.exceptval(-2147483647, check=True)
+    def k_too_far(self, steps: cython.int) -> cython.int:
+        """A move too long to make: a rules error (out of k_way, which C inlines)."""
+        raise RuleError(f"a move of {steps} spaces: more than {LOOP_LIMIT}")
+
+    @cython.cfunc
+    @cython.final
+    @cython.inline
+    @cython.exceptval(-1, check=True)
+    def k_way_to(self, p: cython.int, s: cython.int) -> cython.bint:
+        """The way of p's advance forward to space s: the pass events between; whether one
+        ended the turn."""
+        start: cython.int = self.track_of[self.position[p]]
+        return self.pass_between(p, start, on_lap(self.track_of[s] - start, self.track_length))
 
     @cython.cfunc
     @cython.final
@@ -381,17 +411,6 @@ class Play(Kernel):
             if self.pass_mask[self.space_at_track[t % n]]:
                 following = t
         self.pass_gaps_known = True
-        return 0
-
-    @cython.cfunc
-    @cython.final
-    @cython.inline
-    @cython.exceptval(-1)
-    def arrive(self, p: cython.int, s: cython.int) -> cython.int:
-        self.k_place(p, s)
-        self.handling += 1
-        self.event_land(p, s)
-        self.handling -= 1
         return 0
 
     @cython.cfunc

@@ -71,7 +71,7 @@ KERNEL_CALLS = {
     **{f"k_{name}": 1 for name in DECK_FUNCTIONS},
     "k_roll": 1, "k_some": 1, "k_unwound": 1, "k_divisor": 1, "chk": 2, "tick": 0,
     "k_charge": 1,
-    "winner": 0,
+    "winner": 0, "ends_at_bankruptcy": 0,
 }
 # Kernel values the rules code writes as well as reads (`end turn` sets `unwinding`).
 KERNEL_VALUES = ("unwinding",)
@@ -366,6 +366,9 @@ def generate(program: ir.Program, source_name: str, effects: Effects | None = No
         "counter_size": _counter_size(program),
         "game_arrays": _game_arrays(program, board_arrays, optimized["versions"]),
         "unwinds": raises_unwind(program, effects),
+        "turn_over_handled": bool(program.events["turn_over"].handlers),
+        # the kernel's events the game loop raises: their handlers inline in it too
+        "loop_events": ("turn", "turn_over"),
         **_reflection(program),
         **optimized,
     }

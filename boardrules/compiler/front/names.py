@@ -30,6 +30,7 @@ BUILTIN_VALUES: dict[str, ir.Expr] = {
     "winner": ir.Builtin(Type("player", True), "winner"),
     "rounds": ir.Builtin(INT, "rounds"),
     "bankruptcies": ir.Builtin(INT, "bankruptcies"),
+    "bankruptcy_ends_game": ir.Builtin(BOOL, "bankruptcy_ends_game"),
     "bank": ir.Const(Type("player", True), -1),
 }
 

@@ -29,7 +29,7 @@ KERNEL_EVENTS: dict[str, tuple[tuple[str, Type], ...]] = {
 }
 
 BUILTIN_VALUES = {"current", "turn", "bank", "players_count", "game_over", "winner",
-                  "rounds", "bankruptcies"}
+                  "rounds", "bankruptcies", "bankruptcy_ends_game"}
 SCALAR_TYPES = {"int": "int", "money": "int", "bool": "bool", "str": "str", "deck": "deck"}
 OVERRIDABLE = (ast.RuleDecl, ast.ProcDecl, ast.DecisionDecl)
 # what a scenario file (scenarios/*.rules, conformance/*.rules) may hold

@@ -98,6 +98,12 @@ class Memo:
     # versioned per owner of the entity written (`mvo_` arrays, by the owner counter `owner`)
     per_owner: tuple[tuple[str, str], ...] = ()
     owner: str = ""
+    # table indexes by whose groups it reads what the mates of its player's entities hold:
+    # a write bumps the per-owner versions of every owner in the entity's group (`mates`)
+    mates: tuple[str, ...] = ()
+    # the counters it reads of a mate: a write of one (a change of owner, for the owner
+    # counter) bumps the versions of every owner in the entity's group
+    mate_counters: tuple[str, ...] = ()
     # (game counter, comparison with a constant): counters whose side of these comparisons
     # versions it instead of their values (`reads` names them with memo.SIDES)
     thresholds: tuple[tuple[str, Expr], ...] = ()
@@ -118,6 +124,10 @@ class Memo:
     # a range of cards of these decks, so it is stamped by that player's versions of the
     # decks (`held_deck_version`) instead of the whole hand's
     held_decks: tuple[str, tuple[tuple[int, str], ...]] | tuple[()] = ()  # (decks: number, name)
+    # a procedure's result clamped by this value of game counters that the stamp leaves out
+    # (optimize/clamps.py): a kept value r holds where the value is r, or above r when r was
+    # below the value it was worked out with
+    clamp: Expr | None = None
 
     @property
     def slots(self) -> int:

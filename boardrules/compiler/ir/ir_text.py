@@ -121,8 +121,9 @@ def memo(m: derived.Memo) -> str:
                      for index in m.near)
     cash = (f"; the cash of {m.cash_of}{' (its range)' if m.cash_range else ''}"
             if m.cash_of else "")
+    clamp = f"; clamped by {expr(m.clamp)}" if m.clamp is not None else ""
     return (f"memoized in {m.slots} slots from {m.base}, kept until one of "
-            f"{', '.join(follows)} changes{sides}{cash}")
+            f"{', '.join(follows)} changes{sides}{cash}{clamp}")
 
 
 def block(body: tuple[ir.Stmt, ...], indent: str = "  ") -> list[str]:
@@ -170,6 +171,8 @@ def program(p: ir.Program) -> str:
         lines.append(f"def {_signature(f.name, f.params, str(f.returns))}  # {f.origin}")
         if f.guard is not None:
             lines.append(f"  when {expr(f.guard)}")
+        if f.memo is not None:
+            lines.append(f"  {memo(f.memo)}")
         lines += block(f.body)
     for a in p.aggregates:
         lines.append(f"aggregate {_signature(a.name, a.params, str(a.type))} = {aggregate(a)}")

@@ -280,6 +280,7 @@ class Function:
     guard: Expr | None = None  # a handler runs only when its guard holds
     span: Span | None = None  # where it is defined, for diagnostics of later passes
     quote: str = ""  # the first rulebook sentence its rule quotes, for the generated comment
+    memo: Memo | None = None  # set by the memoize-procedures pass (procedure_memo.py)
 
 
 @dataclass(frozen=True)

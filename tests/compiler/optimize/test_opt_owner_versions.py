@@ -52,6 +52,11 @@ QUESTIONS = (
     # changes of owner in the groups p owns all but one of
     "proc completes(p: player, s: space) -> bool {\n"
     "  return all(t.owner == p for t in spaces where t.group == s.group and t != s)\n}\n"
+    # the levels of the group mates of what p owns, whoever owns them: per owner, and a
+    # write bumps every owner in the group (the mates versions)
+    "proc topped(p: player) -> int {\n"
+    "  return count(s in spaces where s.owner == p\n"
+    "    and all(t.level >= 2 for t in spaces where t.group == s.group))\n}\n"
     "proc partners(p: player) -> int {\n"
     "  return count(s in spaces where s.owner != none and s.owner != p and s.group != none\n"
     "    and completes(p, s))\n}\n")
@@ -63,7 +68,7 @@ ACTIONS = (
     "proc take(n: int) { supply -= n }\n"
     "rule r { on turn(p: player) {\n"
     "  claim(p, s0)\n  raise_level(s0)\n  pledge(s1, true)\n  take(1)\n"
-    "  move(p, level_of(p) + others(p) + tallest(p) + stock(p) + partners(p)"
+    "  move(p, level_of(p) + others(p) + tallest(p) + stock(p) + partners(p) + topped(p)"
     " + (if wants(p) then 1 else 0) + (if ahead(p, p) then 1 else 0))\n} }\n")
 
 RULES = BOARD + QUESTIONS + ACTIONS
@@ -94,6 +99,9 @@ def test_a_question_over_what_a_player_owns_is_versioned_per_owner(editions):
     assert memo["level_of"].per_owner == (("space_level", "p"), ("space_owner", "p"))
     assert memo["partners"].per_owner == (("space_owner", "p"),)
     assert memo["partners"].near == ("ix0_space_group",)
+    assert memo["topped"].per_owner == (("space_level", "p"), ("space_owner", "p"))
+    assert memo["topped"].mates == ("ix0_space_group",)
+    assert memo["topped"].mate_counters == ("space_level",)
     # neither player alone has every read: both players' versions
     assert memo["ahead"].owner == "space_owner"
     assert memo["ahead"].per_owner == (("space_level", "p"), ("space_level", "q"),
@@ -125,11 +133,14 @@ def test_the_generated_writes_bump_the_owners_versions(editions):
     lines = [line.strip() for line in code.splitlines()]
     # a level written: the versions of every set of counters with levels, for its owner
     at = lines.index("if 0 <= self.c_space_owner[v_s] < 4:  # the entity's owner's versions")
-    assert lines[at + 1:at + 3] == ["self.mvos_0[self.c_space_owner[v_s]] += 1",
-                                    "self.mvos_1[self.c_space_owner[v_s]] += 1"]
-    # an owner changed: the old and the new owner's
-    assert {"self.mvos_0[old] += 1", "self.mvos_1[old] += 1", "self.mvos_0[new] += 1",
-            "self.mvos_1[new] += 1"} <= set(lines)
+    assert lines[at + 1:at + 5] == ["self.mvos_0[self.c_space_owner[v_s]] += 1",
+                                    "self.mvom_1[self.c_space_owner[v_s]] += 1",
+                                    "self.mvos_2[self.c_space_owner[v_s]] += 1",
+                                    "self.bump_mvom_1(v_s)  # and every owner in its group"]
+    # an owner changed: the old and the new owner's (a mate's owner is not read: no bump)
+    assert {"self.mvos_0[old] += 1", "self.mvom_1[old] += 1", "self.mvos_2[new] += 1",
+            "self.mvos_0[new] += 1"} <= set(lines)
+    assert "self.bump_mvom_1(x)  # and every owner in x's group, x's new one too" not in lines
     # an owner changed: every other owner of all but one of the group, for partners
     assert "if i != old and i != new and self.vxc_space_owner_by_ix0_space_group" \
         "[near_key * 4 + i] == near_size - 1:" in lines
@@ -165,13 +176,14 @@ def test_per_owner_memos_follow_every_write(editions):
                 sum(owner[s] == p and level[s] < supply for s in range(5)),
                 sum(owner[s] not in (-1, p) and groups[s] >= 0
                     and all(owner[t] == p for t in mates[s] if t != s) for s in range(5)),
+                sum(owner[s] == p and all(level[t] >= 2 for t in mates[s]) for s in range(5)),
                 [any(owner[s] == p and level[s] > levels[q] for s in range(5))
                  for q in range(3)])
 
     def answers(g, p: int) -> tuple:
         return (bool(g.invoke(names["wants"], (p,))), g.invoke(names["level_of"], (p,)),
                 g.invoke(names["others"], (p,)), g.invoke(names["stock"], (p,)),
-                g.invoke(names["partners"], (p,)),
+                g.invoke(names["partners"], (p,)), g.invoke(names["topped"], (p,)),
                 [bool(g.invoke(names["ahead"], (p, q))) for q in range(3)])
 
     rng = random.Random(7)

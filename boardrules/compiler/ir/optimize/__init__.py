@@ -43,6 +43,7 @@ from .memo import memoize_aggregates
 from .none_slots import drop_none_slots
 from .option_defaults import options_defaults
 from .prechecks import invariant_prechecks
+from .procedure_memo import memoize_procedures
 from .some import eliminate_some, some_of_declared_data
 from .sums import keep_sums
 from .unwinding import split_unwinding_calls
@@ -80,6 +81,7 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("skip-idle-loops", skip_idle_loops),
     ("guard-loops", guard_loops),
     ("memoize-aggregates", memoize_aggregates),
+    ("memoize-procedures", memoize_procedures),
     ("keep-candidates", keep_candidates),
     ("guards-before-lookups", guards_before_lookups),
     ("bit-walks", bit_walks),

@@ -83,7 +83,7 @@ def _node_unsafe(n: ir.Expr, fx: Effects) -> bool:
             return n.entity.type.optional
         case ir.Binary(op="//" | "%"):
             return not (isinstance(n.right, ir.Const) and n.right.value != 0)
-        case ir.Builtin(name="winner"):
+        case ir.Builtin(name="winner" | "bankruptcy_ends_game"):  # a game property evaluated
             return True
         case ir.Hoisted():
             return n.lazy  # its first use works out a value that may fail

@@ -33,7 +33,10 @@ and c.res == t)`) is stamped by that player's version of that kind: hand_keys.py
 
 A player's question that reads a space's counters only on spaces that player owns is
 stamped per owner instead (`mvo_space_buildings[p]`), and by the outcomes of its
-comparisons of game counters with constants (`houses_left > 0`): regions.py.
+comparisons of game counters with constants (`houses_left > 0`): regions.py. One that
+also reads the group mates of the spaces that player owns (whoever owns them) is stamped
+per owner too, and a write of what it reads of a mate bumps every owner in the group
+(the `mates` versions).
 """
 
 from __future__ import annotations
@@ -75,7 +78,7 @@ CONSTANT_KERNEL_CALLS = frozenset({"min", "max", "abs", "k_distance", "k_space_a
 CONSTANT_DERIVED = frozenset({"player_seat", "space_track", "space_name", "card_text",
                               "card_deck", "group_name"})
 VOLATILE_BUILTINS = frozenset({"current", "turn", "game_over", "winner", "rounds",
-                               "bankruptcies"})
+                               "bankruptcies", "bankruptcy_ends_game"})
 
 
 def _cash_of_param(n: ir.Expr, params: set[str]) -> str:
@@ -378,7 +381,7 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
     queries = _queries(program)
     asked = asked_in_windows(program)
     keyable = _keyable(program)
-    regions = Regions(program, keyable)
+    regions = Regions(program, keyable, mates=True)
     owner_of: dict[str, str] = {}  # each counter versioned per owner: by which owner counter
     int_dims = _int_dimensions(program)
     field_owner = {t.name: t.owner for t in program.tables}
@@ -431,7 +434,8 @@ def memoize_aggregates(program: ir.Program, fx: Effects, reporter: Reporter) -> 
                 memo = dataclasses.replace(
                     memo, per_owner=tuple((array, param) for array in owned.counters
                                           for param in owned.params),
-                    owner=owned.owner, near=owned.near)
+                    owner=owned.owner, near=owned.near, mates=owned.mates,
+                    mate_counters=owned.mate_counters)
             if memo.slots <= MAX_SLOTS:
                 a = dataclasses.replace(ranged or a, memo=memo)
                 base += memo.slots

@@ -24,6 +24,10 @@ class OwnerField:
     offset: int  # its counter index's offset (none is -1: its versions are shifted by one)
     values: int  # and how many values it takes
     counters: tuple[str, ...]
+    # the table indexes by whose groups a write bumps every owner in the written entity's
+    # group too (the memos read what the mates of their player's entities hold)
+    mates: tuple[str, ...] = ()
+    mate_counters: tuple[str, ...] = ()  # the counters whose writes do (a change of owner)
 
 
 @dataclass(frozen=True)
@@ -61,13 +65,14 @@ class MemoVersions:
 
     @classmethod
     def of(cls, program: ir.Program) -> MemoVersions:
-        memos = [a.memo for a in program.aggregates if a.memo]
+        memos = [a.memo for a in (*program.aggregates, *program.functions) if a.memo]
         sets = sorted({tuple(sorted(set(memo.reads) - KERNEL_VERSIONS.keys()))
                        for memo in memos} - {()}, key=lambda counters: (len(counters), counters))
         per_entity = sorted({array for memo in memos for array, _ in memo.per_entity}
                             - KERNEL_PER_ENTITY.keys())
         owner_index = {cx.counter: cx for cx in program.counter_indexes}
-        owned = sorted({(memo.owner, _owned_counters(memo)) for memo in memos if memo.owner})
+        owned = sorted({(memo.owner, _owned_counters(memo), memo.mates, memo.mate_counters)
+                        for memo in memos if memo.owner})
         sides: dict[str, dict[ir.Expr, None]] = {}
         for memo in memos:
             for counter, comparison in memo.thresholds:
@@ -76,9 +81,11 @@ class MemoVersions:
         return cls(
             tuple((_field_name(counters, i), counters) for i, counters in enumerate(sets)),
             tuple(per_entity),
-            tuple(OwnerField(f"mvo_{counters[0]}" if len(counters) == 1 else f"mvos_{i}", owner,
-                             owner_index[owner].offset, owner_index[owner].values, counters)
-                  for i, (owner, counters) in enumerate(owned)),
+            tuple(OwnerField(f"mvom_{i}" if mates else f"mvo_{counters[0]}"
+                             if len(counters) == 1 else f"mvos_{i}", owner,
+                             owner_index[owner].offset, owner_index[owner].values, counters, mates,
+                             mate_counters)
+                  for i, (owner, counters, mates, mate_counters) in enumerate(owned)),
             tuple((counter, tuple(comparisons)) for counter, comparisons in sorted(sides.items())),
             tuple(NearField(f"mvn_{owner}_{table_index}", owner, owner_index[owner].offset,
                             owner_index[owner].values, table_index)
@@ -93,11 +100,17 @@ class MemoVersions:
     def owner_field(self, memo: derived.Memo) -> OwnerField:
         """The per-owner versions that stamp a memo of what a player owns."""
         counters = _owned_counters(memo)
-        return next(f for f in self.per_owner if f.owner == memo.owner and f.counters == counters)
+        return next(f for f in self.per_owner if f.owner == memo.owner and f.counters == counters
+                    and f.mates == memo.mates and f.mate_counters == memo.mate_counters)
 
     def owners_bumped_by(self, array: str) -> list[OwnerField]:
         """The per-owner versions a write of `array` (not an owner) bumps."""
         return [f for f in self.per_owner if array in f.counters and array != f.owner]
+
+    @property
+    def with_mates(self) -> tuple[OwnerField, ...]:
+        """The per-owner versions that a write bumps for every owner in the entity's group."""
+        return tuple(f for f in self.per_owner if f.mates)
 
     def owner_changes(self, owner: str) -> list[OwnerField]:
         """The per-owner versions a change of the owner counter bumps."""

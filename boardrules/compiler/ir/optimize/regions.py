@@ -33,6 +33,14 @@ query). Its answer changes only with what p owns and with a change of owner in a
 owns all but one of, which bumps p's `near` version (memo.py); the analysis accepts that
 shape and reads nothing else of those entities.
 
+A question may read the group mates of what p owns before it knows the group whole (what
+room a lot has for a hotel: whether every lot of its group has four houses, asked before
+whether p may build there): a walk of a read-only field's index keyed by the value of an
+entity p owns. Their counters are read whoever owns them: the memo is versioned per owner
+still, and a write of a counter it reads on a mate (a change of owner, for the owner
+counter) bumps the versions of every owner in the written entity's group (`mates`,
+`mate_counters`; memo_versions.py's `mvom_` arrays).
+
 The same questions compare game counters with constants only (`houses_left > 0`, `if
 short_game then 3 else 4`): such a counter stamps the memo by the outcomes of those
 comparisons (bits below the versions' sum) instead of its version, which every building
@@ -62,12 +70,18 @@ class Facts:
 
     owned: frozenset[str] = frozenset()
     whole: frozenset[tuple[str, ir.Expr]] = frozenset()
+    # the locals naming an entity that shares a read-only field's value with one p owns
+    # (its group mate: the `mates` versions)
+    mates: frozenset[str] = frozenset()
 
     def owning(self, name: str) -> Facts:
-        return Facts(self.owned | {name}, self.whole)
+        return Facts(self.owned | {name}, self.whole, self.mates)
 
     def wholly(self, table: str, key: ir.Expr) -> Facts:
-        return Facts(self.owned, self.whole | {(table, key)})
+        return Facts(self.owned, self.whole | {(table, key)}, self.mates)
+
+    def mate(self, name: str) -> Facts:
+        return Facts(self.owned, self.whole, self.mates | {name})
 
 
 @dataclass(frozen=True)
@@ -81,6 +95,10 @@ class OwnedReads:
     thresholds: tuple[tuple[str, ir.Expr], ...]
     # table indexes whose groups the owners of all but one of a group are versioned by
     near: tuple[str, ...] = ()
+    # table indexes by whose groups it reads the counters of the mates of what p owns: a
+    # write bumps the versions of every owner in the written entity's group
+    mates: tuple[str, ...] = ()
+    mate_counters: tuple[str, ...] = ()  # the counters it reads of a mate
 
     @property
     def compared(self) -> frozenset[str]:
@@ -99,13 +117,16 @@ class _Walk:
     thresholds: dict[ir.Expr, str] = field(default_factory=dict)  # and the counter each reads
     bare: set[str] = field(default_factory=set)  # game counters read otherwise
     near: set[str] = field(default_factory=set)  # see `_others_near`
+    mates: set[str] = field(default_factory=set)  # see `_walked`
+    mate_counters: set[str] = field(default_factory=set)  # what it reads of a mate
     calls: list[str] = field(default_factory=list)  # the call stack, against recursion
 
 
 class Regions:
     """The owned reads of the program's aggregates (memo.py asks, aggregate by aggregate)."""
 
-    def __init__(self, program: ir.Program, keyable: dict[str, str]) -> None:
+    def __init__(self, program: ir.Program, keyable: dict[str, str], mates: bool = False
+                 ) -> None:
         self.functions = {f.name: f for f in program.functions}
         self.aggregates = {a.name: a for a in program.aggregates}
         self.counter_owner = {c.name: c.owner for c in program.counters}
@@ -121,12 +142,13 @@ class Regions:
                        if c.owner and c.type.name == "player" and c.stride == 1
                        and c.name in indexed}
         self.keyable = keyable
+        self.mates = mates  # whether reads of the mates of what p owns are accepted
 
-    def of(self, a: ir.Aggregate) -> OwnedReads | None:
-        """The owned reads of a query aggregate, for the first owner counter and player
-        parameter the analysis proves, else all its player parameters together (a question
-        about two players' holdings, stamped by both owners' versions); None when none is
-        proved."""
+    def of(self, a: ir.Aggregate | ir.Function) -> OwnedReads | None:
+        """The owned reads of a query aggregate (or a procedure: procedure_memo.py), for the
+        first owner counter and player parameter the analysis proves, else all its player
+        parameters together (a question about two players' holdings, stamped by both
+        owners' versions); None when none is proved."""
         players = [name for name, t in a.params if t.name == "player" and not t.optional]
         attempts = [(param,) for param in players] + ([tuple(players)] if len(players) > 1
                                                       else [])
@@ -134,7 +156,10 @@ class Regions:
             for params in attempts:
                 walk = _Walk(owner, self.counter_owner[owner], index)
                 try:
-                    self._aggregate(a, walk, frozenset(params), Facts())
+                    if isinstance(a, ir.Function):
+                        self._function(a, walk, frozenset(params), Facts())
+                    else:
+                        self._aggregate(a, walk, frozenset(params), Facts())
                 except (_NotConfined, RecursionError):
                     continue
                 others = walk.counters - {owner}
@@ -144,7 +169,8 @@ class Regions:
                 thresholds = tuple((counter, t) for t, counter in walk.thresholds.items()
                                    if counter in compared)
                 return OwnedReads(owner, params, tuple(sorted(walk.counters)), thresholds,
-                                  tuple(sorted(walk.near)))
+                                  tuple(sorted(walk.near)), tuple(sorted(walk.mates)),
+                                  tuple(sorted(walk.mate_counters)))
         return None
 
     # ---- the walk ---------------------------------------------------------------------
@@ -214,6 +240,12 @@ class Regions:
             return facts.owning(var)
         if d.index in self.indexes and (self.indexes[d.index].table, d.key) in facts.whole:
             return facts.owning(var)
+        key = d.key
+        if self.mates and d.index in self.indexes and isinstance(key, ir.Table) \
+                and key.table == self.indexes[d.index].table and key.element is None \
+                and isinstance(key.entity, ir.Local) and key.entity.name in facts.owned:
+            w.mates.add(d.index)  # the mates of an entity p owns, by a read-only field
+            return facts.mate(var)
         return facts
 
     def _learn(self, e: ir.Expr | None, w: _Walk, p: frozenset[str], facts: Facts) -> Facts:
@@ -260,9 +292,12 @@ class Regions:
             return
         if self.counter_owner.get(e.array) != w.entity:
             return  # another entity type's counter: versioned as a whole, as before
-        if not (isinstance(e.entity, ir.Local) and e.entity.name in facts.owned
+        if not (isinstance(e.entity, ir.Local) and e.entity.name in facts.owned | facts.mates
                 or self._in_whole(e.entity, facts)):
             raise _NotConfined
+        if isinstance(e.entity, ir.Local) and e.entity.name not in facts.owned \
+                and e.entity.name in facts.mates:
+            w.mate_counters.add(e.array)  # a write of it on a mate outdates the memo too
         w.counters |= {e.array, w.owner}  # the entity stays p's only while its owner does
 
     def _in_whole(self, entity: ir.Expr, facts: Facts) -> bool:
@@ -281,7 +316,9 @@ class Regions:
         inner_p = frozenset(names[i] for i, arg in enumerate(e.args) if _is_player(arg, p))
         inner = Facts(frozenset(names[i] for i, arg in enumerate(e.args)
                                 if isinstance(arg, ir.Local) and arg.name in facts.owned),
-                      frozenset(self._passed(e.args, callee.params, facts)))
+                      frozenset(self._passed(e.args, callee.params, facts)),
+                      frozenset(names[i] for i, arg in enumerate(e.args)
+                                if isinstance(arg, ir.Local) and arg.name in facts.mates))
         if isinstance(callee, ir.Aggregate):
             self._aggregate(callee, w, inner_p, inner)
         else:
