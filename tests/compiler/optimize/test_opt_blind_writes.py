@@ -64,6 +64,28 @@ def test_a_window_whose_code_reads_what_changes_uncounted_is_left_alone(editions
     assert window_opens(program) == ["k_window_open(0)"]
 
 
+# a window that asks whether a bankruptcy would end the game: the game block's condition,
+# which reads a counter the turn writes, is read by the window's code too
+ENDS = RULES.replace("p.sold < 2", "p.sold < 2 and not bankruptcy_ends_game").replace(
+    "p.thrown += 1", "p.thrown += 1\n  mode += 1") + """counter mode: int = 0
+game {
+  over at first bankruptcy when WHEN
+}
+"""
+
+
+@pytest.mark.parametrize(("when", "blind", "opened"), [
+    ("mode > 5", {"player_thrown"}, "k_window_open_seen(0, false, false)"),
+    ("mode > turn", {"player_thrown"}, "k_window_open_seen(0, false, true)"),
+    ("bankruptcies > mode", frozenset(), "k_window_open(0)"),
+])
+def test_a_window_reading_whether_a_bankruptcy_ends_the_game_reads_its_condition(
+        editions, when, blind, opened):
+    program = editions.compile(ENDS.replace("WHEN", when), until="blind-writes").program
+    assert program.blind_counters == blind
+    assert window_opens(program) == [opened]
+
+
 def test_a_window_that_reads_a_local_from_outside_it_is_left_alone(editions):
     """The asking player's own limit: another turn's window asks other questions."""
     rules = RULES.replace("if ask sell(q) {", "if q.sold < p.seat and ask sell(q) {")

@@ -52,7 +52,9 @@ SEEN_KERNEL = frozenset({
     "k_pay", "k_give_card", "k_return_card", "k_retire", "k_declare_bankrupt", *MOVING_KERNEL})
 # the same for the values the kernel keeps; the turn's are compared when read
 TURN_BUILTINS = frozenset({"current", "turn", "rounds"})
-SEEN_BUILTINS = TURN_BUILTINS | {"players_count", "players_in"}
+# the game block's `over at first bankruptcy when ...`: its expression is window code too
+ENDS_BUILTIN = "bankruptcy_ends_game"
+SEEN_BUILTINS = TURN_BUILTINS | {"players_count", "players_in", ENDS_BUILTIN}
 
 
 def blind_writes(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
@@ -88,7 +90,7 @@ def _window_code(program: ir.Program, code, windows: set[str]) -> list[ir.Expr]:
         nodes = [n for name in reached for n in code[name].exprs]
         if any(_calls(n, EVENT_KERNEL) for n in nodes):
             roots |= MOVE_EVENTS
-        if any(_calls(n, {"k_declare_bankrupt"}) for n in nodes):
+        if any(_calls(n, {"k_declare_bankrupt"}) or _reads_ends(n) for n in nodes):
             properties = list(walk_expr(program.bankruptcy_ends))
             roots |= {n.function for n in properties if isinstance(n, ir.CallProc)}
         if roots & code.keys() <= reached:
@@ -97,6 +99,10 @@ def _window_code(program: ir.Program, code, windows: set[str]) -> list[ir.Expr]:
 
 def _calls(n: ir.Expr, functions) -> bool:
     return isinstance(n, ir.KernelCall) and n.function in functions
+
+
+def _reads_ends(n: ir.Expr) -> bool:
+    return isinstance(n, ir.Builtin) and n.name == ENDS_BUILTIN
 
 
 def _opens_window(n: ir.Expr) -> bool:
