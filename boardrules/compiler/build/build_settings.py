@@ -95,9 +95,9 @@ def c_flags() -> tuple[str, ...]:
 INLINE_INSNS = 400
 # gcc stops inlining anywhere in a module once the module has grown by this share (its
 # default, 40%, is spent before the turn's hot calls are reached: `charge` stayed a call in
-# the land event, a payment's 32-bit check a call in the rent): 60% took the reference
-# edition from 579 to 558 instructions a turn and Disney from 4,668 to 4,377, for about 7%
-# more of the C compiler's time (80%: 556 and 4,301 for about 11%) (2026-12-07)
+# the land event, a payment's 32-bit check a call in the rent): 60% took the benchmark
+# editions' turns 4% to 6% fewer instructions for about 7% more of the C compiler's time
+# (80%: about 1% fewer again, for about 11%) (2026-12-07)
 INLINE_UNIT_GROWTH = 60
 
 
