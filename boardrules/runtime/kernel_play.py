@@ -3,9 +3,10 @@
 # and its ranking and winners, then resting spaces, a move's way and placement, and the
 # turn order. Pasted between kernel.py (the game's state and the hooks this loop calls,
 # which the edition's Game overrides) and kernel_primitives.py (see kernel.py). The
-# edition's Game generates its own copy of the loop's turns for an untraced game, and the
-# landing of a move (compiler/back/templates/game_loop.py.j2): a change of k_play_loop or
-# of k_way's callers is made there too, and tests/compiler/test_game_loop.py compares them.
+# edition's Game generates its own loop of turns for an untraced game, and the landing of
+# a move (compiler/back/templates/game_loop.py.j2), calling the turn's bookkeeping here
+# (k_turn_starts, k_turn_ends): a change of k_play_loop's own tests or of k_way's callers
+# is made there too, and tests/compiler/test_game_loop.py compares the two loops.
 import cython
 
 from .kernel import *  # noqa: F403  (one text when pasted)
@@ -86,25 +87,45 @@ class Play(Kernel):
     def run_turn(self, p: cython.int) -> cython.int:
         """One turn of p: the turn rules until they end (or end the game)."""
         self.current = p
-        self.rounds = 0
-        self.call_depth = 0
-        self.turn += 1
-        self.in_turn = True
-        self.handling = 0
-        self.throw_open = False
+        self.k_turn_starts()
         if self.tracing:
             self.k_turn_noted(p)
         if self.unwinds:
             self.k_turn_unwinding(p)
         else:
             self.event_turn(p)
+        self.k_turn_ends(p)
+        if self.turn_over_handled and not self.over and self.alive[p]:
+            self.k_turn_over(p)
+        return 0
+
+    @cython.cfunc
+    @cython.final
+    @cython.inline
+    @cython.exceptval(-1)
+    def k_turn_starts(self) -> cython.int:
+        """The bookkeeping before a turn's rules run (run_turn's, and the edition's own
+        loop's: templates/game_loop.py.j2)."""
+        self.rounds = 0
+        self.call_depth = 0
+        self.turn += 1
+        self.in_turn = True
+        self.handling = 0
+        self.throw_open = False
+        return 0
+
+    @cython.cfunc
+    @cython.final
+    @cython.inline
+    @cython.exceptval(-1)
+    def k_turn_ends(self, p: cython.int) -> cython.int:
+        """The bookkeeping once p's turn rules are done, however they ended: an `end turn`
+        settled, the last throw's rest counted, the round."""
         self.settle_unwinding()
         self.in_turn = False
         if self.throw_open:  # the turn's last throw is over
             self.k_rest()
         self.k_count_round(p)
-        if self.turn_over_handled and not self.over and self.alive[p]:
-            self.k_turn_over(p)
         return 0
 
     @cython.cfunc
