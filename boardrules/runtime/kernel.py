@@ -130,6 +130,9 @@ class Kernel:
     # the range of a player's cash with the same answer to the question being worked out
     cash_low: cython.longlong
     cash_high: cython.longlong
+    # per player, the same for a question that compares several players' cash (cash_spans.py)
+    cash_lows: cython.int[16]
+    cash_highs: cython.int[16]
     # decisions
     opts: cython.int[512]
     n_forced: cython.int
@@ -195,6 +198,8 @@ class Kernel:
         i: cython.int
         if not cython.compiled:  # a compiled game's C arrays start zeroed
             self.cash = [0] * 16
+            self.cash_lows = [0] * 16
+            self.cash_highs = [0] * 16
             self.position = [0] * 16
             self.alive = [0] * 16
             self.out_order = [0] * 16

@@ -290,6 +290,35 @@ class Primitives(Play):
             self.cash_high = threshold - 1
         return False
 
+    @cython.cfunc
+    @cython.final
+    @cython.inline
+    @cython.exceptval(check=False)
+    def k_player_cash_at_least(self, p: cython.int, threshold: cython.longlong) -> cython.bint:
+        """p's cash >= threshold, for a question memoized over every player's cash: the
+        range of p's cash with the same answer narrows to this side of the threshold (the
+        bounds stay within 32 bits: a threshold met or missed lies within cash's range)."""
+        if self.cash[p] >= threshold:
+            if threshold > self.cash_lows[p]:
+                self.cash_lows[p] = threshold
+            return True
+        if threshold - 1 < self.cash_highs[p]:
+            self.cash_highs[p] = threshold - 1
+        return False
+
+    @cython.cfunc
+    @cython.final
+    @cython.inline
+    @cython.exceptval(check=False)
+    def k_cash_spans_open(self) -> cython.int:
+        """Every player's range of cash widened to all of it, before a question memoized
+        over them is worked out (k_player_cash_at_least narrows them)."""
+        i: cython.int
+        for i in range(self.n_players):
+            self.cash_lows[i] = INT_MIN
+            self.cash_highs[i] = INT_MAX
+        return 0
+
     # ---- players ---------------------------------------------------------------
     @cython.cfunc
     @cython.final

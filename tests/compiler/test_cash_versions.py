@@ -1,9 +1,9 @@
-"""Memos stamped by the kernel's version of every player's cash (optimize/memo.py's
-`cash_versioned`): the trade partner search (the deed a player would sell, whether any
-other player would buy it, each with their cash) keeps its answer while nobody pays or
-is paid; in seeded games of
-Disney every kept value equals the aggregate worked out afresh, whatever was written or
-paid since, on both policies; and some lookups are hits."""
+"""Memos of the trade partner search (the deed a player would sell, whether any other
+player would buy it, each with their cash), found by optimize/memo.py's `cash_versioned`,
+are each kept over a range of every player's cash (optimize/cash_spans.py) instead of
+until the next payment; in seeded games of Disney every kept value equals
+the aggregate worked out afresh, whatever was written or paid since, on both policies;
+and some lookups are hits."""
 
 from __future__ import annotations
 
@@ -17,11 +17,11 @@ ROOT = Path(__file__).resolve().parents[2]
 DISNEY = ROOT / "rulesets/disney_theme_park/disney_theme_park.rules"
 
 
-def test_the_partner_search_is_stamped_by_every_players_cash():
+def test_the_partner_search_is_kept_over_every_players_cash():
     program = compile_edition(DISNEY).program
     memos = {a.name: a.memo for a in program.aggregates if a.memo is not None}
     partner = next(memo for name, memo in memos.items() if name.endswith("in_proc_sale_for"))
-    assert CASH in partner.reads and not partner.cash_of
+    assert CASH not in partner.reads and not partner.cash_of and partner.spans >= 0
     # whether any other player would buy one deed: asked by the search, which keeps it
     assert not any(name.endswith("in_proc_sells_to_another") for name in memos)
     assert KERNEL_VERSIONS[CASH] == "cash_version"
@@ -34,7 +34,7 @@ def test_every_kept_value_equals_a_recomputation(check_memos):
     compilation = compile_edition(DISNEY)
     module = import_compilation(compilation, "interpreted")
     versioned = [a.name for a in compilation.program.aggregates
-                 if a.memo is not None and CASH in a.memo.reads]
+                 if a.memo is not None and a.memo.spans >= 0]
     assert len(versioned) >= 2
     counted = check_memos(module, versioned)
     for seed in range(3):

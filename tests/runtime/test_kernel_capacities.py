@@ -10,8 +10,8 @@ from boardrules.compiler.back.codegen import CAPACITY
 from boardrules.compiler.common.kernel_facts import kernel_source
 
 SIZE_OF = {
-    "players": ("cash", "position", "alive", "policy", "held_first", "held_version",
-                "out_order", "places"),
+    "players": ("cash", "cash_lows", "cash_highs", "position", "alive", "policy",
+                "held_first", "held_version", "out_order", "places"),
     "spaces": ("track_of", "space_at_track", "land_count", "rest_count", "pass_mask",
                "pass_gap"),
     "dice": ("die_size",),

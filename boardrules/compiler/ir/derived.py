@@ -128,6 +128,9 @@ class Memo:
     # (optimize/clamps.py): a kept value r holds where the value is r, or above r when r was
     # below the value it was worked out with
     clamp: Expr | None = None
+    # kept over a range of every player's cash with the same answer (optimize/cash_spans.py):
+    # its first row in the game's table of such ranges (one row a slot), -1 for none
+    spans: int = -1
 
     @property
     def slots(self) -> int:

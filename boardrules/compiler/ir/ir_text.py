@@ -121,6 +121,8 @@ def memo(m: derived.Memo) -> str:
                      for index in m.near)
     cash = (f"; the cash of {m.cash_of}{' (its range)' if m.cash_range else ''}"
             if m.cash_of else "")
+    if m.spans >= 0:
+        cash += f"; every player's cash, its range (from row {m.spans})"
     clamp = f"; clamped by {expr(m.clamp)}" if m.clamp is not None else ""
     return (f"memoized in {m.slots} slots from {m.base}, kept until one of "
             f"{', '.join(follows)} changes{sides}{cash}{clamp}")

@@ -492,6 +492,7 @@ class Program:
     counter_indexes: tuple[CounterIndex, ...] = ()
     kept_sums: tuple[KeptSum, ...] = ()  # sums the writes keep (optimize/sums.py)
     memo_slots: int = 0  # the size of the memo table of the memoized aggregates
+    span_slots: int = 0  # the memo slots kept over every player's cash (optimize/cash_spans.py)
     kept_counts: int = 0  # the sizes of the tables where guards keep their members
     kept_items: int = 0
     # counters no code a window may run reads: their writes do not open a window again

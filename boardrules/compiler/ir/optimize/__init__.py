@@ -16,6 +16,7 @@ from .aggregates import merge_aggregates
 from .bits import bit_walks
 from .blind_writes import blind_writes
 from .bounded_counts import bound_counts
+from .cash_spans import span_cash
 from .conjuncts import order_conjuncts
 from .counts import count_queries
 from .decision_bounds import share_decision_bounds
@@ -81,6 +82,7 @@ OPTIMIZATIONS: list[tuple[str, Optimization]] = [
     ("skip-idle-loops", skip_idle_loops),
     ("guard-loops", guard_loops),
     ("memoize-aggregates", memoize_aggregates),
+    ("span-cash", span_cash),
     ("memoize-procedures", memoize_procedures),
     ("keep-candidates", keep_candidates),
     ("guards-before-lookups", guards_before_lookups),

@@ -47,7 +47,7 @@ MOVE_EVENTS = frozenset({"event_pass", "event_land"})
 SEEN_KERNEL = frozenset({
     "min", "max", "abs", "narrow", "k_divisor", "k_span", "k_enter", "k_log", "k_some",
     "k_distance", "k_space_at", "k_adjacent", "k_cell_at", "k_seat_from", "k_next_player",
-    "k_holds", "k_cash_at_least", "k_paid", "k_default_answers",
+    "k_holds", "k_cash_at_least", "k_player_cash_at_least", "k_paid", "k_default_answers",
     "k_changes", "k_window_open", "k_close_window",
     "k_pay", "k_give_card", "k_return_card", "k_retire", "k_declare_bankrupt", *MOVING_KERNEL})
 # the same for the values the kernel keeps; the turn's are compared when read

@@ -60,7 +60,7 @@ def _offset(e: ir.Expr, cash: ir.Expr) -> list[tuple[str, ir.Expr]] | None:
 _AS_AT_LEAST = {">=": (0, False), ">": (1, False), "<": (0, True), "<=": (1, True)}
 
 
-def _threshold(e: ir.Expr, cash: ir.Expr, fx: Effects) -> ir.Expr | None:
+def at_least_test(e: ir.Expr, cash: ir.Expr, fx: Effects) -> ir.Expr | None:
     """`k_cash_at_least(cash, threshold)` (or its negation) for a comparison of cash plus
     amounts with an amount, all pure and safe; None for another expression."""
     if not (isinstance(e, ir.Binary) and e.op in _AS_AT_LEAST):
@@ -90,7 +90,7 @@ def cash_ranged(a: ir.Aggregate, cash: ir.Expr, fx: Effects) -> ir.Aggregate | N
     rewritten: list[ir.Expr | None] = []
     for e in (a.where, a.value, *(h for _, h in a.hoisted)):
         if e is not None:
-            e = map_expr(e, lambda n: _threshold(n, cash, fx) or n)
+            e = map_expr(e, lambda n: at_least_test(n, cash, fx) or n)
             e = map_expr(e, lambda n: _without_implied(n, fx))
             tests = [n for n in walk_expr(e) if isinstance(n, ir.KernelCall)
                      and n.function == AT_LEAST]

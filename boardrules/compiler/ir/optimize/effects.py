@@ -22,7 +22,8 @@ PURE_SAFE_KERNEL = frozenset({"min", "max", "abs", "k_distance", "k_space_at", "
                               "k_seat_from", "k_changes", "k_window_open",
                               # it closes a window that would close at once (blind_writes.py)
                               "k_window_open_seen",
-                              "k_cash_at_least",  # it writes only a memo's scratch range
+                              # they write only a memo's scratch range
+                              "k_cash_at_least", "k_player_cash_at_least",
                               "k_default_answers",
                               "k_option",  # a listed option (option_defaults.py)
                               "bit_count"})  # the members two words of bits share (masks.py)
