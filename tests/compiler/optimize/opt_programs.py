@@ -71,6 +71,13 @@ rule turn_rule { on turn(p: player) { move(p, 1) } }
 """
 
 
+def grouped_board(groups: tuple[str | None, ...]) -> str:
+    """A board of plain spaces s0, s1, ..., each in the group named (or in none)."""
+    return "board {\n" + "".join(
+        f'  space s{i} "S{i}" plain' + (f" {{ group = {g} }}" if g else "") + "\n"
+        for i, g in enumerate(groups)) + "}\n"
+
+
 def function(program: ir.Program, name: str) -> ir.Function:
     return next(f for f in program.functions if f.name == name)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from opt_programs import TWO_GROUPS
+from opt_programs import TWO_GROUPS, grouped_board
 
 from boardrules.compiler.back.codegen import generate
 from boardrules.compiler.ir import ir_text
@@ -227,9 +227,7 @@ def test_a_side_set_from_outside_is_followed_by_the_next_write(editions):
 
 # groups of two, three and one space, and a space in none
 NEAR_GROUPS = ("reds", "reds", "blues", "blues", "blues", "greens", None)
-NEAR_RULES = TWO_GROUPS + 'group greens "Greens"\nboard {\n' + "".join(
-    f'  space s{i} "S{i}" plain' + (f" {{ group = {g} }}" if g else "") + "\n"
-    for i, g in enumerate(NEAR_GROUPS)) + """}
+NEAR_RULES = TWO_GROUPS + 'group greens "Greens"\n' + grouped_board(NEAR_GROUPS) + """
 proc completes(p: player, s: space) -> bool {
   return all(t.owner == p for t in spaces where t.group == s.group and t != s)
 }

@@ -39,7 +39,10 @@ whether p may build there): a walk of a read-only field's index keyed by the val
 entity p owns. Their counters are read whoever owns them: the memo is versioned per owner
 still, and a write of a counter it reads on a mate (a change of owner, for the owner
 counter) bumps the versions of every owner in the written entity's group (`mates`,
-`mate_counters`; memo_versions.py's `mvom_` arrays).
+`mate_counters`; memo_versions.py's `mvom_` arrays). So may a count, from the owner's
+index, of what any player owns among the mates of an entity p owns (whether q would
+complete a group with p's deed s: the trade partner search): it changes only with an
+owner in that group, the owner counter then read on a mate.
 
 The same questions compare game counters with constants only (`houses_left > 0`, `if
 short_game then 3 else 4`): such a counter stamps the memo by the outcomes of those
@@ -191,11 +194,27 @@ class Regions:
     def _counted(self, q: derived.CountQuery, w: _Walk, p: frozenset[str], facts: Facts) -> None:
         if q.counter_index in self.counter_indexes and (
                 q.counter_index != w.owner_index or not _is_player(q.value, p)):
-            raise _NotConfined
+            if not self._mates_counted(q, w, facts):
+                raise _NotConfined
         for e in (q.key, q.value, q.excluded):
             self._expr(e, w, p, facts)
         if q.counter_index == w.owner_index:
             w.counters.add(w.owner)
+
+    def _mates_counted(self, q: derived.CountQuery, w: _Walk, facts: Facts) -> bool:
+        """Whether a count of the owner's index counts what any player owns among the group
+        mates of an entity p owns (`completes_group(q, s)`, s p's: whether q owns the rest
+        of s's group): it changes only with an owner in that group, which the `mates`
+        versions follow."""
+        key = q.key
+        if not (self.mates and q.counter_index == w.owner_index and q.table_index in self.indexes
+                and isinstance(key, ir.Table) and key.element is None
+                and key.table == self.indexes[q.table_index].table
+                and isinstance(key.entity, ir.Local) and key.entity.name in facts.owned):
+            return False
+        w.mates.add(q.table_index)
+        w.mate_counters.add(w.owner)
+        return True
 
     def _others_near(self, a: ir.Aggregate, w: _Walk, p: frozenset[str]) -> bool:
         """Whether `a` walks the entities of every owner but none and p, each only if p owns
