@@ -31,6 +31,21 @@ class OwnerField:
 
 
 @dataclass(frozen=True)
+class MatesBump:
+    """One walk of the written entity's group that bumps, for every owner in it, each of
+    the per-owner versions with mates that a write bumps (the sets of counters memos read
+    together that hold the written counter: a build bumps several), so that they share
+    the walk."""
+
+    name: str
+    fields: tuple[OwnerField, ...]  # of one owner counter, with the same mates
+
+    @property
+    def first(self) -> OwnerField:
+        return self.fields[0]
+
+
+@dataclass(frozen=True)
 class NearField:
     """A version per owner that a change of owner bumps for every other owner of all but one
     of the changed entity's group (regions.py: the trade partner search)."""
@@ -107,10 +122,33 @@ class MemoVersions:
         """The per-owner versions a write of `array` (not an owner) bumps."""
         return [f for f in self.per_owner if array in f.counters and array != f.owner]
 
+    def mates_bumps(self, fields: list[OwnerField]) -> list[MatesBump]:
+        """The walks of the written entity's group that bump, of these versions, those a
+        write bumps for every owner in the group (whose mate counters hold `array`): one
+        walk per owner counter and mates."""
+        by_walk: dict[tuple, list[OwnerField]] = {}
+        for f in fields:
+            if f.mates:
+                by_walk.setdefault((f.owner, f.offset, f.values, f.mates), []).append(f)
+        return [MatesBump("bump_" + "_".join(f.name for f in group), tuple(group))
+                for group in by_walk.values()]
+
+    def write_mates_bumps(self, array: str) -> list[MatesBump]:
+        """The walks a write of `array` (not an owner) bumps every owner in its group by."""
+        return self.mates_bumps([f for f in self.owners_bumped_by(array)
+                                 if array in f.mate_counters])
+
+    def owner_mates_bumps(self, owner: str) -> list[MatesBump]:
+        """The walks a change of the owner counter bumps every owner in the group by."""
+        return self.mates_bumps([f for f in self.owner_changes(owner) if owner in f.mate_counters])
+
     @property
-    def with_mates(self) -> tuple[OwnerField, ...]:
-        """The per-owner versions that a write bumps for every owner in the entity's group."""
-        return tuple(f for f in self.per_owner if f.mates)
+    def all_mates_bumps(self) -> tuple[MatesBump, ...]:
+        """Every walk some write bumps by, once each."""
+        walks = {b.name: b for f in self.per_owner for array in f.counters
+                 for b in (self.owner_mates_bumps(array) if array == f.owner
+                           else self.write_mates_bumps(array))}
+        return tuple(walks[name] for name in sorted(walks))
 
     def owner_changes(self, owner: str) -> list[OwnerField]:
         """The per-owner versions a change of the owner counter bumps."""
