@@ -369,6 +369,9 @@ def generate(program: ir.Program, source_name: str, effects: Effects | None = No
         "turn_over_handled": bool(program.events["turn_over"].handlers),
         # the kernel's events the game loop raises: their handlers inline in it too
         "loop_events": ("turn", "turn_over"),
+        # the kernel's event the edition's move raises (k_land calls it directly): inline,
+        # so that C may take a landing into the move with no frame of its own
+        "move_events": ("land",),
         **_reflection(program),
         **optimized,
     }
