@@ -62,3 +62,8 @@ def test_a_count_a_while_steps_by_a_constant_is_not_checked(editions):
 def test_a_count_a_while_sets_otherwise_is_checked(editions, body):
     lines = narrowed(editions, "let n = 0\n " + body + "\n move(p, n + 1)")
     assert lines[-1] == "  k_move(p, narrow((n + 1)))"
+
+
+def test_a_count_is_at_most_its_domains_length(editions):
+    lines = narrowed(editions, "let n = count(t in spaces where t.owner == p)\n move(p, n - 1)")
+    assert lines[-1] == "  k_move(p, (n - 1))"

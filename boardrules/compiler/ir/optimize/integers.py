@@ -70,6 +70,10 @@ class Ranges:
         # where a walk in statement order is (the narrowing's): each integer local's range
         # as the statements before this point left it, when known (a value just assigned)
         self.here: dict[str, Interval] = {}
+        # a count is at most its domain's length (its bounds' ranges, with no local known)
+        self.counts: dict[str, Interval] = {}
+        self.counts = {a.name: (0, max(self.of(a.domain.high)[1] - self.of(a.domain.low)[0], 0))
+                       for a in program.aggregates if a.kind == "count"}
 
     def enter(self, f: ir.Function | None) -> None:
         """Look at a function's code: its locals that are only ever set to values that do
@@ -158,6 +162,8 @@ class Ranges:
                 return (pick(i[0] for i in intervals), pick(i[1] for i in intervals))
             case ir.KernelCall(function="k_roll"):
                 return self.roll
+            case ir.CallProc() if e.function in self.counts:
+                return self.counts[e.function]
             case ir.KernelCall(function="k_distance"):
                 return DISTANCE
             case ir.KernelCall(function="abs"):
