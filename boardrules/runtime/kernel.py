@@ -50,7 +50,7 @@ class Kernel:
     # with the call of its handlers, so a game without one pays a test a turn
     turn_over_handled: cython.bint
     call_depth: cython.int  # procedures that can call themselves, active now
-    ledgering: cython.bint
+    ledgering: cython.bint  # payments recorded: always in a traced game (k_pay tests it alone)
     cash: cython.int[16]
     position: cython.int[16]
     alive: cython.int[16]

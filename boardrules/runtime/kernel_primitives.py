@@ -259,7 +259,7 @@ class Primitives(Play):
             self.cash[payer] = narrow(wide(self.cash[payer]) - amount)
         if payee >= 0:
             self.cash[payee] = narrow(wide(self.cash[payee]) + amount)
-        if self.ledgering or self.tracing:
+        if self.ledgering:  # (a traced game keeps the ledger: k_setup, keep_ledger)
             self.k_pay_noted(payer, payee, amount)
         return 0
 
