@@ -404,7 +404,9 @@ class Play(Kernel):
             return False
         if not self.pass_gaps_known:
             self.k_pass_gaps()
-        i = self.pass_gap[on_lap(start, n)]  # jump from one space with a handler to the next
+        # jump from one space with a handler to the next (start is a track position, as
+        # track_of gives: no lap to take)
+        i = self.pass_gap[start]
         while i < steps:
             at = on_lap(start + i, n)
             passed = self.space_at_track[at]
