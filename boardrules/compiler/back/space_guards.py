@@ -3,8 +3,8 @@
 A pass or land handler's guard such as `s.kind == chance` or `s.tax > 0` folds to a
 constant on each space: the kernel's moves skip the spaces where no pass handler may run
 (`pass_mask`), and the land event skips its last handlers together, with one test, on the
-spaces where none of them may run (`land_rest`): a landing on a deed, after its rent, does
-not test for a card, a tax or GO one by one.
+spaces where none of them may run (`land_rest`): a landing on a space that none of them is
+for does not test them one by one.
 """
 
 from __future__ import annotations
