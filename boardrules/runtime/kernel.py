@@ -50,7 +50,7 @@ class Kernel:
     # with the call of its handlers, so a game without one pays a test a turn
     turn_over_handled: cython.bint
     call_depth: cython.int  # procedures that can call themselves, active now
-    ledgering: cython.bint
+    ledgering: cython.bint  # payments recorded: always in a traced game (k_pay tests it alone)
     cash: cython.int[16]
     position: cython.int[16]
     alive: cython.int[16]
@@ -69,8 +69,9 @@ class Kernel:
     # Resting spaces, as published landing tables count them: where the turn's player's
     # token rests once a dice throw and all it caused are over (k_note_throw below).
     rest_count: cython.int[256]
-    in_turn: cython.bint  # the turn's rules are running (dice rolled outside are no throws)
-    handling: cython.int  # land and pass events being handled (their dice are no throws)
+    # what makes a die no throw, one count each: being outside the turn's rules, and every
+    # land and pass event being handled (one test where a die is drawn: 0, a throw's)
+    handling: cython.int
     throw_open: cython.bint  # a throw of this turn whose resting space is not counted yet
     placed_since_throw: cython.bint  # the turn's player's token was placed since its dice
     pass_mask: cython.int[256]  # whether a pass handler may run on each space (the edition's)
@@ -255,8 +256,7 @@ class Kernel:
             self.window_seen[i] = -1
             self.window_moves[i] = -1
             self.window_turn[i] = -1
-        self.in_turn = False
-        self.handling = 0
+        self.handling = 1  # (no turn yet)
         self.throw_open = False
         self.placed_since_throw = False
         self.pass_gaps_known = False

@@ -109,8 +109,7 @@ class Play(Kernel):
         self.rounds = 0
         self.call_depth = 0
         self.turn += 1
-        self.in_turn = True
-        self.handling = 0
+        self.handling = 0  # the turn's rules: their dice are throws
         self.throw_open = False
         return 0
 
@@ -122,7 +121,7 @@ class Play(Kernel):
         """The bookkeeping once p's turn rules are done, however they ended: an `end turn`
         settled, the last throw's rest counted, the round."""
         self.settle_unwinding()
-        self.in_turn = False
+        self.handling = 1  # dice rolled outside the turn's rules are no throws
         if self.throw_open:  # the turn's last throw is over
             self.k_rest()
         self.k_count_round(p)
@@ -405,7 +404,9 @@ class Play(Kernel):
             return False
         if not self.pass_gaps_known:
             self.k_pass_gaps()
-        i = self.pass_gap[on_lap(start, n)]  # jump from one space with a handler to the next
+        # jump from one space with a handler to the next (start is a track position, as
+        # track_of gives: no lap to take)
+        i = self.pass_gap[start]
         while i < steps:
             at = on_lap(start + i, n)
             passed = self.space_at_track[at]

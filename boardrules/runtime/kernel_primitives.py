@@ -124,7 +124,7 @@ class Primitives(Play):
         if not self.dice_plain:
             return self.k_roll_noted(die)
         value = self.k_face(die)
-        if self.in_turn and self.handling == 0:
+        if self.handling == 0:
             self.k_note_throw()
         return value
 
@@ -156,7 +156,7 @@ class Primitives(Play):
                                                                    self.die_size[die])]
         else:
             value = self.k_face(die)
-        if self.in_turn and self.handling == 0:
+        if self.handling == 0:
             self.k_note_throw()
         if self.tracing:
             self.trace_lines.append(f"  roll {DIE_NAMES[die]}={traced(DIE_FACE_TYPES[die], value)}")
@@ -259,7 +259,7 @@ class Primitives(Play):
             self.cash[payer] = narrow(wide(self.cash[payer]) - amount)
         if payee >= 0:
             self.cash[payee] = narrow(wide(self.cash[payee]) + amount)
-        if self.ledgering or self.tracing:
+        if self.ledgering:  # (a traced game keeps the ledger: k_setup, keep_ledger)
             self.k_pay_noted(payer, payee, amount)
         return 0
 

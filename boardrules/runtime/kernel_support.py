@@ -228,8 +228,12 @@ def wide(value: cython.longlong) -> cython.longlong:
 @cython.exceptval(-2147483647, check=True)
 def narrow(value: cython.longlong) -> cython.int:
     """A value the rules keep (a local, a counter, an argument): it must fit in 32 bits.
-    Inline: the check is two comparisons where the value is kept."""
-    if value < INT_MIN or value > INT_MAX:
+    Inline: compiled, the check is one comparison (the value against its 32-bit cast,
+    which gcc wraps) where the value is kept."""
+    if cython.compiled:
+        if value != cython.cast(cython.int, value):
+            return overflow(value)
+    elif value < INT_MIN or value > INT_MAX:
         return overflow(value)
     return cython.cast(cython.int, value)
 

@@ -66,6 +66,19 @@ def test_the_editions_move_calls_its_own_land_event(editions):
     assert "self.event_land(p, s)" in method(code, "k_land")
 
 
+def test_the_land_event_is_inline_in_the_move_and_the_other_events_are_not(editions):
+    """C may take the landing's handlers into the move (a turn's landing then costs no
+    frame); the events raised from many places stay calls."""
+    _, code, _ = editions.module(RULES)
+    game = code[code.index("\nclass Game("):]
+
+    def decorators(name: str) -> str:
+        return re.search(rf"((?:\n    @cython\.[^\n]*)+)\n    def {name}\(", game).group(1)
+
+    assert "@cython.inline" in decorators("event_land")
+    assert "@cython.inline" not in decorators("event_pass")
+
+
 @pytest.fixture(scope="module")
 def three_ways(module_editions):
     return module_editions.three_ways(RULES, "loop")

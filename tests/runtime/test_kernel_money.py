@@ -58,6 +58,16 @@ def test_ledger_is_kept_only_when_tracing(tiny):
     assert game.payments() == []
 
 
+def test_a_traced_game_keeps_its_ledger_even_when_told_not_to(tiny):
+    """k_pay tests `ledgering` alone: tracing implies it."""
+    game = tiny.Game(2, seed=4, trace=True)
+    game.start()
+    game.keep_ledger(False)
+    game.k_pay(0, 1, 5)
+    assert game.payments()[-1][1:] == (0, 1, 5)
+    assert game.trace()[-1].endswith(" 5") and "pay" in game.trace()[-1]
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_ledger_accounts_for_all_cash(tiny, seed):
     game = tiny.Game(3, seed=seed, trace=True, policies=["random", "default", "random"])

@@ -38,6 +38,8 @@ def test_track_layout(tiny):
     assert [g.track_of[s] for s in range(7)] == [0, 1, 2, 3, 4, 5, 3]
     assert [g.space_at_track[t] for t in range(6)] == [0, 1, 2, 3, 4, 5]
     assert tiny.TRACK == (0, 1, 2, 3, 4, 5, 3)
+    # every space's is a track position: a move reads its pass gap there, with no lap taken
+    assert all(0 <= g.track_of[s] < g.track_length for s in range(g.n_spaces))
 
 
 def test_move_passes_then_lands(recording):

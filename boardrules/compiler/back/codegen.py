@@ -16,8 +16,6 @@ from pathlib import PurePath
 import jinja2
 
 from ... import __version__
-from ..common.diagnostics import Reporter
-from ..common.error_codes import ErrorCode
 from ..common.kernel_facts import kernel_constants, kernel_source
 from ..front.primitives import DECK_FUNCTIONS, KERNEL_FUNCTIONS
 from ..front.statements import always_returns
@@ -27,7 +25,6 @@ from ..ir import nodes as ir
 from ..ir.depth_counts import depth_counted
 from ..ir.limits import else_ifs
 from ..ir.optimize.effects import Effects, analyse, node_unwinds
-from ..ir.optimize.fold import Folder
 from ..ir.optimize.hand_keys import card_keys
 from ..ir.optimize.index import HELD, is_none_const
 from ..ir.optimize.integers import Ranges
@@ -38,7 +35,6 @@ from ..ir.optimize.unwinding import raises_unwind
 from ..ir.optimize.walk import (
     aggregate_nodes,
     body_exprs,
-    map_expr,
     walk_expr,
     walk_stmts,
 )
@@ -46,6 +42,7 @@ from .entry_tests import called_once, entry_tests, inlined_functions
 from .kept_sums import kept_arrays, kept_context, no_sums
 from .order import order_context
 from .sorted_walks import ordered_locals, site
+from .space_guards import land_rest, pass_mask
 from .state_fields import fill_state_code
 from .template_cache import TemplateCache
 from .words_first import words_first
@@ -223,32 +220,6 @@ def loop_walk_locals(body: tuple[ir.Stmt, ...]) -> list[tuple[str, str]]:
     return list(decls)
 
 
-def pass_mask(program: ir.Program, fx: Effects) -> list[int]:
-    """For each space, whether a pass handler may run there (1), or surely not (0): a guard
-    that reads only the space's declared data folds to a constant for each space, once."""
-    event = program.events.get("pass")
-    functions = {f.name: f for f in program.functions}
-    tables = {t.name: t for t in program.tables if t.stride == 1}
-    folder = Folder(fx, Reporter().reporting(ErrorCode.CONSTANT_OUT_OF_RANGE))
-    mask = [0] * len(program.space_ids)
-    for handler in event.handlers if event else ():
-        f = functions[handler.function]
-        if f.guard is None:
-            return [1] * len(mask)
-        for space in range(len(mask)):
-            def known(e: ir.Expr, space: int = space, var: str = f.params[1][0]) -> ir.Expr:
-                if isinstance(e, ir.Local) and e.name == var:
-                    return ir.Const(e.type, space)
-                if (isinstance(e, ir.Table) and e.table in tables and e.element is None
-                        and isinstance(e.entity, ir.Const)):
-                    value = tables[e.table].values[e.entity.value]
-                    return ir.Const(e.type, bool(value) if e.type.name == "bool" else value)
-                return folder.node(e)
-            held = map_expr(f.guard, known)
-            mask[space] |= 0 if held == ir.Const(ir.BOOL, False) else 1
-    return mask
-
-
 def function_origins(program: ir.Program) -> dict[str, str]:
     """Each generated function and where the rules define it (for error messages)."""
     def at(span) -> str:
@@ -356,6 +327,9 @@ def generate(program: ir.Program, source_name: str, effects: Effects | None = No
         "card_deck": padded(card_deck, CAPACITY["cards"]),
         "pass_mask": padded(pass_mask(program, effects), CAPACITY["spaces"]),
     }
+    rest_first, rest_mask = land_rest(program, effects)
+    if rest_first >= 0:  # the Game's own array (space_guards.py)
+        board_arrays["land_rest"] = rest_mask
     optimized = _optimized_code(program, effects)
     context = {
         "version": __version__,
@@ -369,6 +343,12 @@ def generate(program: ir.Program, source_name: str, effects: Effects | None = No
         "turn_over_handled": bool(program.events["turn_over"].handlers),
         # the kernel's events the game loop raises: their handlers inline in it too
         "loop_events": ("turn", "turn_over"),
+        # the kernel's event the edition's move raises (k_land calls it directly): inline,
+        # so that C may take a landing into the move with no frame of its own
+        "move_events": ("land",),
+        # the land event's last handlers skipped together where none runs: the first's
+        # position (-1: none skipped) and the spaces' flags
+        "land_rest": (rest_first, rest_mask),
         **_reflection(program),
         **optimized,
     }

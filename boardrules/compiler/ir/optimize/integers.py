@@ -16,13 +16,21 @@ finish are stopped by the loop guard, before they start.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 
 from ...common.diagnostics import Reporter
 from ...common.kernel_facts import kernel_constants
 from ...common.lang_types import INT_MAX, INT_MIN
 from .. import nodes as ir
 from .effects import Effects
-from .walk import map_expr, map_program_exprs, map_stmt_exprs, walk_expr, walk_stmts
+from .walk import (
+    assigned_locals,
+    map_expr,
+    map_program_exprs,
+    map_stmt_exprs,
+    walk_expr,
+    walk_stmts,
+)
 
 Interval = tuple[int, int]
 INT32: Interval = (INT_MIN, INT_MAX)
@@ -59,12 +67,20 @@ class Ranges:
         self.roll = (min(faces, default=0), max(faces, default=0))  # any die's face
         self._known: dict[int, tuple[ir.Expr, Interval]] = {}
         self.locals: dict[str, Interval] = {}  # of the function being looked at, when known
+        # where a walk in statement order is (the narrowing's): each integer local's range
+        # as the statements before this point left it, when known (a value just assigned)
+        self.here: dict[str, Interval] = {}
+        # a count is at most its domain's length (its bounds' ranges, with no local known)
+        self.counts: dict[str, Interval] = {}
+        self.counts = {a.name: (0, max(self.of(a.domain.high)[1] - self.of(a.domain.low)[0], 0))
+                       for a in program.aggregates if a.kind == "count"}
 
     def enter(self, f: ir.Function | None) -> None:
         """Look at a function's code: its locals that are only ever set to values that do
         not depend on other integer locals (`let a = roll(six)`) get those values' range."""
         self._known.clear()
         self.locals = {}
+        self.here = {}
         if f is None:
             return
         values: dict[str, list[ir.Expr]] = {}
@@ -85,6 +101,24 @@ class Ranges:
             self.locals[name] = (min(i[0] for i in intervals), max(i[1] for i in intervals))
         self._known.clear()
 
+    def at(self, here: dict[str, Interval]) -> None:
+        """Move the walk to a point where the locals' ranges are `here`."""
+        if here != self.here:
+            self.here = here
+            self._known.clear()  # a local's range, and so an expression's, may differ
+
+    def after(self, s: ir.Stmt) -> None:
+        """Move the walk past a statement that sets no block of its own (a local's
+        declaration or assignment: its new value's range, as computed where it is set)."""
+        match s:
+            case ir.Declare() | ir.Assign(target=ir.Local()):
+                name = s.name if isinstance(s, ir.Declare) else s.target.name
+                here = {k: v for k, v in self.here.items() if k != name}
+                if s.type.name == "int" if isinstance(s, ir.Declare) else (
+                        s.target.type.name == "int" and s.op == "="):
+                    here[name] = self.of(s.value)
+                self.at(here)
+
     def of(self, e: ir.Expr) -> Interval:
         known = self._known.get(id(e))
         if known is None or known[0] is not e:
@@ -102,6 +136,8 @@ class Ranges:
                 return BOOL
             case ir.Const(value=int(value)):
                 return (value, value)
+            case ir.Local() if e.name in self.here and e.type.name == "int":
+                return self.here[e.name]
             case ir.Local() if e.name in self.locals and e.type.name == "int":
                 return self.locals[e.name]
             case ir.Table() if e.table in self.tables:
@@ -126,6 +162,8 @@ class Ranges:
                 return (pick(i[0] for i in intervals), pick(i[1] for i in intervals))
             case ir.KernelCall(function="k_roll"):
                 return self.roll
+            case ir.CallProc() if e.function in self.counts:
+                return self.counts[e.function]
             case ir.KernelCall(function="k_distance"):
                 return DISTANCE
             case ir.KernelCall(function="abs"):
@@ -195,7 +233,17 @@ class _Narrowing:
         return None if e is None else map_expr(e, self.node)
 
     def body(self, body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
-        return tuple(self.statement(map_stmt_exprs(s, self.node)) for s in body)
+        """The block's statements checked, in order: a local's range where it is read is
+        the one its last assignment before gave it (`let t = roll(d)`, then `t += roll(d)`:
+        at most two faces, no check), where that assignment is known."""
+        checked = []
+        for s in body:
+            if isinstance(s, ir.While | ir.Loop):  # any round may have changed them
+                self.ranges.at(_forgetting(self.ranges.here, s))
+            s = self.statement(map_stmt_exprs(s, self.node))
+            checked.append(s)
+            self.ranges.after(s)
+        return tuple(checked)
 
     def statement(self, s: ir.Stmt) -> ir.Stmt:
         match s:
@@ -212,14 +260,25 @@ class _Narrowing:
             case ir.Return() if s.value is not None and s.value.type.name == "int":
                 return dataclasses.replace(s, value=self._kept(s.value))
             case ir.If():
-                return dataclasses.replace(s, then=self.body(s.then),
-                                           otherwise=self.body(s.otherwise))
+                before = self.ranges.here
+                then = self.body(s.then)
+                after_then = self.ranges.here
+                self.ranges.at(before)
+                otherwise = self.body(s.otherwise)
+                self.ranges.at(_joined(after_then, self.ranges.here))
+                return dataclasses.replace(s, then=then, otherwise=otherwise)
             case ir.While():
-                return dataclasses.replace(s, body=self.body(s.body))
+                head = self.ranges.here
+                checked = dataclasses.replace(s, body=self.body(s.body))
+                self.ranges.at(head)
+                return checked
             case ir.Loop():  # an ordered walk keeps its keys in a C array of ints
+                head = self.ranges.here
                 order = None if s.order is None else self._kept(s.order)
-                return dataclasses.replace(s, domain=self.domain(s.domain), body=self.body(s.body),
-                                           order=order)
+                checked = dataclasses.replace(s, domain=self.domain(s.domain),
+                                              body=self.body(s.body), order=order)
+                self.ranges.at(head)
+                return checked
         return s
 
     def domain(self, d: ir.Domain | None) -> ir.Domain | None:
@@ -245,13 +304,80 @@ class _Narrowing:
                                    checked_total=checked_total)
 
 
+def _forgetting(here: dict[str, Interval], s: ir.While | ir.Loop) -> dict[str, Interval]:
+    """The ranges known at a loop's head: none of a local its rounds set, but a count a
+    `while` steps by constants (`throws += 1`): its rounds are at most LOOP_LIMIT (each
+    is ticked), so the count stays within its steps' sum that many times."""
+    set_inside = assigned_locals(s.body) | {
+        d.name for d in walk_stmts(s.body) if isinstance(d, ir.Declare)}
+    if isinstance(s, ir.Loop):
+        set_inside.add(s.var)
+    kept = {name: r for name, r in here.items() if name not in set_inside}
+    if isinstance(s, ir.While):
+        for name, (down, up) in _steps(s.body).items():
+            if name in here and (down, up) != (None, None):
+                low, high = here[name]
+                kept[name] = (low + down * LOOP_LIMIT, high + up * LOOP_LIMIT)
+    return kept
+
+
+def _steps(body: tuple[ir.Stmt, ...]) -> dict[str, tuple[int, int] | tuple[None, None]]:
+    """Per local a round of the block sets, how far one round may step it down and up,
+    when it is only ever stepped by constants outside any inner loop ((None, None) when
+    not: another assignment, or a step in a loop of its own)."""
+    steps: dict[str, tuple[int, int] | tuple[None, None]] = {}
+    for s, nested in _statements(body, False):
+        if isinstance(s, ir.Declare):
+            steps[s.name] = (None, None)
+        if not (isinstance(s, ir.Assign) and isinstance(s.target, ir.Local)):
+            continue
+        name = s.target.name
+        step = None if nested else _step(s)
+        known = steps.get(name, (0, 0))
+        if step is None or known == (None, None):
+            steps[name] = (None, None)
+        else:
+            steps[name] = (known[0] + min(step, 0), known[1] + max(step, 0))
+    return steps
+
+
+def _statements(body: tuple[ir.Stmt, ...], nested: bool) -> Iterator[tuple[ir.Stmt, bool]]:
+    """Every statement of the block, and whether an inner loop holds it."""
+    for s in body:
+        yield s, nested
+        match s:
+            case ir.If():
+                yield from _statements(s.then + s.otherwise, nested)
+            case ir.While() | ir.Loop():
+                yield from _statements(s.body, True)
+
+
+def _step(s: ir.Assign) -> int | None:
+    """The constant `x = x + c`, `x += c` (or minus) adds to its local x, else None."""
+    name = s.target.name
+    if s.op in ("+=", "-=") and isinstance(s.value, ir.Const) and type(s.value.value) is int:
+        return s.value.value if s.op == "+=" else -s.value.value
+    match s.value:
+        case ir.Binary(op="+" | "-", left=ir.Local(name=left), right=ir.Const(value=int(c))) \
+                if s.op == "=" and left == name and type(c) is int:
+            return c if s.value.op == "+" else -c
+    return None
+
+
+def _joined(a: dict[str, Interval], b: dict[str, Interval]) -> dict[str, Interval]:
+    """The ranges known after two branches: a local's known after both, either's values."""
+    return {name: (min(r[0], b[name][0]), max(r[1], b[name][1]))
+            for name, r in a.items() if name in b}
+
+
 def narrow_integers(program: ir.Program, fx: Effects, reporter: Reporter) -> ir.Program:
     """Check every kept integer and keep C arithmetic within 64 bits (see the module)."""
     n = _Narrowing(program)
     functions = []
     for f in program.functions:
         n.ranges.enter(f)
-        functions.append(dataclasses.replace(f, body=n.body(f.body), guard=n.expr(f.guard)))
+        guard = n.expr(f.guard)  # (tested before the body: no local is set yet)
+        functions.append(dataclasses.replace(f, guard=guard, body=n.body(f.body)))
     n.ranges.enter(None)
     aggregates = tuple(n.aggregate(a) for a in program.aggregates)
     decisions = tuple(dataclasses.replace(
