@@ -33,10 +33,12 @@ BUILTINS = frozenset(BUILTIN_VALUES)
 
 @cache
 def grammar_words() -> frozenset[str]:
-    """Every word the grammar quotes as a literal terminal (`"rule"`, `"where"`)."""
+    """Every word the grammar quotes as a literal terminal (`"rule"`, `"where"`), or
+    matches as a keyword only before what may follow it (`_TO: /to\\b(?=...)/`)."""
     text = resources.files("boardrules.grammar").joinpath("boardrules.lark").read_text()
     text = re.sub(r"//[^\n]*", "", text)
-    return frozenset(re.findall(r'"([A-Za-z_]+)"', text))
+    return frozenset(re.findall(r'"([A-Za-z_]+)"', text)) | frozenset(
+        re.findall(r"^_[A-Z_]+(?:\.\d+)?: /([a-z_]+)", text, re.MULTILINE))
 
 
 @cache

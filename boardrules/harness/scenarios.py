@@ -134,18 +134,29 @@ def played(layer: ModuleType, scenario: ir.Scenario) -> tuple[bool, list[str], l
     module = layer.production
     options = {st.target: st.values[0] for st in scenario.steps if st.kind == "option"}
     game = module.Game(scenario.players, seed=0, trace=True, options=options)
-    game.start()
+    script = _Script(module)
+    game.strict_random(any(st.kind == "random" for st in scenario.steps))
+    setup = _setup_randoms(scenario)
+    for st in setup:
+        game.script_random(st.values)
+        script.randoms(st)
+    try:
+        game.start()
+    except Exception as exc:  # a setup rule failed (a scripted random value, say): report it
+        return False, [script.failed(game, None, exc)], _since(game, 0)
     game.clear_ledger()
     steps = layer.Steps(game)
     seats = list(range(scenario.players))
     policies = ["default"] * scenario.players  # until a `policy` step
     mark = len(game.trace())
-    script = _Script(module)
     game.strict_rolls(any(st.kind == "dice" for st in scenario.steps))
     for st in scenario.steps:
         left = game.rolls_left()
         try:
-            if st.kind == "given":
+            if st.kind == "random" and st not in setup:
+                game.script_random(st.values)
+                script.randoms(st)
+            elif st.kind == "given":
                 getattr(steps, st.function)(*seats)
                 game.settle()  # an `end turn` reached there ends the block, not later steps
             elif st.kind == "dice":
@@ -177,23 +188,30 @@ def played(layer: ModuleType, scenario: ir.Scenario) -> tuple[bool, list[str], l
                                  else _explain_legal(module, st, value))
                     return False, explained, _since(game, mark)
         except Exception as exc:  # a rule failed inside the scenario: report, do not crash
-            where = rules_location(module, exc)
-            where = f" in {where}" if where else ""
             script.rolled(left - game.rolls_left())
-            if type(exc).__name__ == "ScriptedRollError":
-                return False, [script.bad_roll(st, exc, where)], _since(game, mark)
-            return False, [f"step at {_at(st)} ({st.kind}) failed{where}: "
-                           f"{type(exc).__name__}: {exc}"], _since(game, mark)
+            return False, [script.failed(game, st, exc)], _since(game, mark)
         if st.kind != "dice":
             script.rolled(left - game.rolls_left())
         if st.kind == "play" and script.queued:
             return False, [script.unrolled(st)], _since(game, mark)
-    unused = script.unused(game.answers_left())
+    unused = script.unused(game.answers_left()) + script.undrawn(game.random_left())
     if script.queued:
         unused.insert(0, script.unrolled(None))
     if unused:
         return False, unused, _since(game, mark)
     return True, [], _since(game, mark)
+
+
+def _setup_randoms(scenario: ir.Scenario) -> list[ir.ScenarioStep]:
+    """The `random` steps written first (only players, option and policy steps before them):
+    the game's start (its setup rules) draws from them."""
+    setup = []
+    for st in scenario.steps:
+        if st.kind not in ("players", "option", "policy", "random"):
+            break
+        if st.kind == "random":
+            setup.append(st)
+    return setup
 
 
 def _decision(st: ir.ScenarioStep) -> str:
@@ -219,12 +237,16 @@ class _Script:
         self.queued: list[tuple[ir.ScenarioStep, int]] = []  # dice not rolled yet
         self.rolls: list[tuple[ir.ScenarioStep, int]] = []  # and those rolled, in order
         self.asked: dict[str, list[tuple[ir.ScenarioStep, int]]] = {}
+        self.random_values: list[tuple[ir.ScenarioStep, int]] = []  # random(n)'s, in order
 
     def dice(self, st: ir.ScenarioStep) -> None:
         self.queued += [(st, i) for i in range(len(st.values))]
 
     def answers(self, st: ir.ScenarioStep) -> None:
         self.asked.setdefault(_decision(st), []).extend((st, i) for i in range(len(st.values)))
+
+    def randoms(self, st: ir.ScenarioStep) -> None:
+        self.random_values += [(st, i) for i in range(len(st.values))]
 
     def rolled(self, count: int) -> None:
         self.rolls += self.queued[:count]
@@ -239,8 +261,41 @@ class _Script:
         """`dice [2, fruit]` or `answer buy [true]`, as written (values by name)."""
         values = ", ".join(self.value(st, i) for i in range(len(st.values)))
         if st.kind != "answer":
-            return f"dice [{values}]"
+            return f"{st.kind} [{values}]"
         return f"answer {_decision(st)} [{values}]"
+
+    def failed(self, game, st: ir.ScenarioStep | None, exc: Exception) -> str:
+        """A rule that failed at a step (or at the game's start, for None), in the
+        scenario's words when a scripted roll or random value is the cause."""
+        where = rules_location(self.module, exc)
+        where = f" in {where}" if where else ""
+        kind = type(exc).__name__
+        if kind == "ScriptedRollError" and st is not None:
+            return self.bad_roll(st, exc, where)
+        at = f"step at {_at(st)} ({st.kind})" if st is not None else "the game's start"
+        if kind == "ScriptedRandomError":
+            bound = getattr(exc, "bound", 0)
+            if getattr(exc, "value", None) is None:
+                return (f"{at} drew random({bound}){where} with no scripted value left: the "
+                        "scenario scripts random(n), so it must script every draw (the start "
+                        "draws from the random steps written first, a play from those "
+                        "before it)")
+            drawn = len(self.random_values) - game.random_left()
+            random_step, i = self.random_values[drawn - 1]
+            return (f"{self.step(random_step)} ({_at(random_step)}): {random_step.values[i]} "
+                    f"is not from 0 to {bound - 1}, which random({bound}){where} draws "
+                    f"(at {at})")
+        return f"{at} failed{where}: {kind}: {exc}"
+
+    def undrawn(self, left: int) -> list[str]:
+        """The scripted values of random(n) that no draw took, step by step."""
+        by_step: dict[int, tuple[ir.ScenarioStep, list[int]]] = {}
+        for st, i in self.random_values[len(self.random_values) - left:] if left else ():
+            by_step.setdefault(id(st), (st, []))[1].append(i)
+        return [f"{self.step(st)} ({_at(st)}) was never drawn" if len(indices) == len(st.values)
+                else f"{self.step(st)} ({_at(st)}): "
+                     f"{', '.join(str(st.values[i]) for i in indices)} never drawn"
+                for st, indices in by_step.values()]
 
     def bad_roll(self, st: ir.ScenarioStep, exc: Exception, where: str) -> str:
         """A scripted value that the die rolled cannot give, or a roll with none left."""

@@ -149,6 +149,9 @@ class Kernel:
     # a roll draws from the generator inline: no scripted roll left, none required, no
     # trace, no chance node (refresh_dice, wherever one of those changes)
     dice_plain: cython.bint
+    random_pos: cython.int  # random(n)'s scripted values (scenarios): the next, and how many
+    random_len: cython.int
+    random_strict: cython.bint  # a scenario scripts every random(n): none left is an error
     rule_fired: cython.int[512]
     chance: Rng
     policy_rng: Rng
@@ -156,6 +159,7 @@ class Kernel:
     script: list
     script_dice: list
     script_for: list  # per scripted roll, the dice (a bit per die) it may be a face of
+    random_script: list
     forced: dict
     external: list
     trace_lines: list
@@ -272,6 +276,10 @@ class Kernel:
         self.dice_pos = 0
         self.dice_len = 0
         self.dice_strict = False
+        self.random_script = []
+        self.random_pos = 0
+        self.random_len = 0
+        self.random_strict = False
         self.trace_lines = []
         self.ledger = []
         self.pending = None

@@ -84,6 +84,20 @@ class KernelApi(Decisions):
         self.dice_strict = bool(on)
         self.refresh_dice()
 
+    def script_random(self, values) -> None:
+        """Force random(n)'s next values (scenarios), in order; each must be below its n."""
+        self.random_script = list(self.random_script[self.random_pos:]) + [int(v) for v in values]
+        self.random_pos = 0
+        self.random_len = len(self.random_script)
+
+    def strict_random(self, on: bool) -> None:
+        """While on, random(n) with no scripted value left is an error, not a draw."""
+        self.random_strict = bool(on)
+
+    def random_left(self) -> int:
+        """How many scripted values of random(n) are not drawn yet."""
+        return self.random_len - self.random_pos
+
     def rolls_left(self) -> int:
         """How many scripted rolls are not rolled yet."""
         return self.dice_len - self.dice_pos
@@ -175,6 +189,7 @@ class KernelApi(Decisions):
         other.policy_rng = self.policy_rng.copy()
         other.script_dice = list(self.script_dice)
         other.script_for = list(self.script_for)
+        other.random_script = list(self.random_script)
         other.script = list(self.script)
         other.forced = {name: list(queue) for name, queue in self.forced.items()}
         other.external = list(self.external)
@@ -189,6 +204,7 @@ class KernelApi(Decisions):
             raise ValueError("a game with a Python policy cannot be serialized")
         return {"chance": self.chance.state(), "policy_rng": self.policy_rng.state(),
                 "script_dice": list(self.script_dice), "script_for": list(self.script_for),
+                "random_script": list(self.random_script),
                 "script": list(self.script), "forced": self.answers_left(),
                 "trace_lines": list(self.trace_lines),
                 "ledger": [list(entry) for entry in self.ledger],
@@ -201,6 +217,7 @@ class KernelApi(Decisions):
         self.policy_rng = Rng.from_state(data["policy_rng"])
         self.script_dice = [int(v) for v in data["script_dice"]]
         self.script_for = [int(v) for v in data["script_for"]]
+        self.random_script = [int(v) for v in data["random_script"]]
         self.script = [int(v) for v in data["script"]]
         self.forced = {str(name): [int(a) for a in queue]
                        for name, queue in data["forced"].items()}

@@ -168,9 +168,25 @@ class Primitives(Play):
     def k_random(self, n: cython.int) -> cython.int:
         if n <= 0:
             raise RuleError(f"random({n}): the bound must be positive")
+        if self.random_pos < self.random_len or self.random_strict:
+            return self.k_random_scripted(n)
         if self.chance_mode:
             return self.k_chance(CHANCE_RANDOM, 0, n)
         return self.chance.draw_below(n)
+
+    @cython.cfunc
+    @cython.final
+    @cython.exceptval(-2147483647, check=True)
+    def k_random_scripted(self, n: cython.int) -> cython.int:
+        """random(n)'s next scripted value (a scenario's `random` step)."""
+        value: cython.int
+        if self.random_pos >= self.random_len:
+            raise ScriptedRandomError(n)
+        value = self.random_script[self.random_pos]
+        self.random_pos += 1
+        if value >= n:
+            raise ScriptedRandomError(n, value)
+        return value
 
     @cython.cfunc
     @cython.final

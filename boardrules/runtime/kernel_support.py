@@ -124,6 +124,18 @@ class ScriptedRollError(RuleError):
                          else f"die {die} was rolled with no scripted roll left")
 
 
+class ScriptedRandomError(RuleError):
+    """A scripted value of random(n) (scenarios) not below n, or, while every draw must be
+    scripted (`strict_random`), a draw with none left (`value` is None)."""
+
+    def __init__(self, bound: int, value=None):
+        self.bound = bound
+        self.value = value
+        super().__init__(f"random({bound}) took the scripted value {value}, which is not from 0 "
+                         f"to {bound - 1}" if value is not None else
+                         f"random({bound}) was drawn with no scripted value left")
+
+
 # What Python calls on a game that may run the rules' code (kernel.py, kernel_api.py and
 # the edition's Game): the entries make_room wraps when the module runs interpreted.
 RULES_ENTRIES = ("start", "play", "play_turn", "winner", "winners", "ranks", "ranking",

@@ -233,6 +233,7 @@ CASES = [
     case(E.EXCLUDED_OPTIONS, 'option a: bool = false "A"\noption b: int = 0 "B" excludes a\n'
          + scenario("turn", "option a = true", "option b = 2", "play p1"), 17, 3),
     case(E.BAD_FIXTURE, "fixture f {\n  play p1\n}\n" + scenario("turn", "use f"), 14, 3),
+    case(E.BAD_RANDOM, scenario("turn", "random [-1]", "play p1"), 14, 11),
     # BR6xx
     case(E.RULEBOOK_FILE, "", 2, 3, rulebook=None),
     case(E.NOT_IN_RULEBOOK, 'rule r {\n  quote "Nothing like this."\n  on turn(p: player) { }\n}\n',

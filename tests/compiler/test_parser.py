@@ -279,7 +279,38 @@ def test_scenario_steps():
     assert at(steps[6].span) == (8, 3, 8, 27)
 
 
+def test_random_step_and_a_policy_named_random():
+    scenario = one(
+        'scenario "lot" for tokens {\n'
+        "  policy p2 random\n"
+        "  random [2, 0]\n"
+        "  policy random\n"
+        "  expect random(3) == 1\n"
+        "}\n"
+    )
+    steps = scenario.steps
+    assert [s.kind for s in steps] == ["policy", "random", "policy", "expect"]
+    assert (steps[0].names, steps[0].name, steps[2].name) == (("p2",), "random", "random")
+    assert [shape(e) for e in steps[1].exprs] == [2, 0]
+
+
 # ---- statements -----------------------------------------------------------------------
+
+
+def test_a_name_to_may_start_a_statement():
+    """`to` is a range's keyword only before its upper bound: a parameter named `to` may
+    start the statement after an expression, and `to_x` stays a name."""
+    let, assign, ranged, call, reassign = stmts(
+        "let x = to\n"
+        "to.owner = p\n"
+        "for k in 1 to(n) { }\n"
+        "to_x(k)\n"
+        "to = x\n"
+    )
+    assert shape(let.value) == "to" and shape(assign.target) == (".", "to", "owner")
+    assert shape(ranged.domain.high) == "n"
+    assert shape(call.call) == ("call", "to_x", "k") and shape(reassign.target) == "to"
+
 
 
 def test_let_and_assignments():

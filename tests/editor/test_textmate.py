@@ -88,7 +88,9 @@ def test_words_get_their_scopes(compiler):
 def test_every_grammar_word_has_a_colour(compiler):
     plain = {word for word in grammar_words()
              if _tokens(compiler, word)[0][2].startswith("variable.other")}
-    assert plain == {"x"}  # `grid map 8 x 8`, but a name anywhere else
+    # `grid map 8 x 8` and the scenario step `random [..]`, but names anywhere else
+    assert plain == {"x", "random"}
+    assert _tokens(compiler, "random [2]")[0][2].startswith("keyword.control")
 
 
 def test_every_kernel_function_has_its_colour(compiler):

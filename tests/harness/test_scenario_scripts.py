@@ -284,6 +284,8 @@ def test_an_answer_the_rules_refuse_fails_expect_legal(outcomes):
     ("answer amount [9]", "9 is not an answer to 'amount'"),
     ("answer pick [a.kind]", "an answer to 'pick' is a space, not a kind"),
     ("expect legal(yes(p1), 3)", "an answer to 'yes' is a bool, not an int"),
+    ("random [-1]", "random(n) gives a number from 0 to n - 1, not -1"),
+    ("random [a]", "expected int, got space"),
 ])
 def test_scripts_are_checked_with_the_file(tmp_path, steps, error):
     rules = _edition(tmp_path, START_WEATHER

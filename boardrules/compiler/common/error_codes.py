@@ -275,6 +275,10 @@ class ErrorCode(Enum):
         "BR509", "bad scenario fixture",
         "a fixture is a setup expanded where a scenario uses it: it neither plays nor "
         "expects, and does not use itself")
+    BAD_RANDOM = (
+        "BR510", "bad scripted random value",
+        "a `random` step scripts what random(n) gives: numbers from 0 (the draw that takes "
+        "one checks that it is below n)")
 
     # ---- BR6xx: quotes and the rulebook --------------------------------------------------
     RULEBOOK_FILE = (

@@ -504,8 +504,8 @@ class GameDecl(Decl):
 
 @dataclass(frozen=True)
 class ScenarioStep(Node):
-    kind: str  # players | given | dice | cards | answer | option | policy | play | expect
-    # | legal | not_asked | use (a fixture's name, gone once the collector expands it)
+    kind: str  # players | given | dice | random | cards | answer | option | policy | play
+    # | expect | legal | not_asked | use (a fixture's name, gone once the collector expands it)
     name: str = ""
     exprs: tuple[Expr, ...] = ()
     names: tuple[str, ...] = ()

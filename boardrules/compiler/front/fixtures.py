@@ -18,8 +18,8 @@ from . import ast
 
 # What a fixture may hold: a scenario's setup. Playing and expecting stay in each scenario,
 # which is what a reader of the scenario must see.
-FIXTURE_STEPS = frozenset({"players", "given", "dice", "cards", "answer", "option", "policy",
-                           "use"})
+FIXTURE_STEPS = frozenset({"players", "given", "dice", "random", "cards", "answer", "option",
+                           "policy", "use"})
 
 
 def add_fixture(fixtures: dict[str, ast.Fixture], decl: ast.Fixture, report: Reporter) -> None:
@@ -27,8 +27,8 @@ def add_fixture(fixtures: dict[str, ast.Fixture], decl: ast.Fixture, report: Rep
     for step in decl.steps:
         if step.kind not in FIXTURE_STEPS:
             report.error(step.span, f"a fixture cannot hold '{_keyword(step)}'",
-                         "a fixture sets a scenario up (players, given, dice, cards, answer, "
-                         "option, policy, use); play and expect stay in the scenario",
+                         "a fixture sets a scenario up (players, given, dice, random, cards, "
+                         "answer, option, policy, use); play and expect stay in the scenario",
                          code=ErrorCode.BAD_FIXTURE)
     previous = fixtures.get(decl.name)
     if previous is not None:

@@ -170,6 +170,8 @@ class _ScenarioLowering:
             steps.append(ir.ScenarioStep("given", line, function=name))
         elif st.kind == "dice":
             steps.append(self.dice_step(st, line))
+        elif st.kind == "random":
+            steps.append(self.random_step(st, line))
         elif st.kind == "cards":
             if not self.known(s.decks, "deck", st):
                 return
@@ -262,6 +264,18 @@ class _ScenarioLowering:
             masks.append(self.faces_of(int(value), vtype, e.span))
         return ir.ScenarioStep("dice", line, values=tuple(values), types=tuple(types),
                                masks=tuple(masks), spans=tuple(e.span for e in st.exprs))
+
+    def random_step(self, st: ast.ScenarioStep, line: int) -> ir.ScenarioStep:
+        """The values random(n) gives next: whole numbers from 0, known while compiling."""
+        values = []
+        for e in st.exprs:
+            value = int(self.c.constant(e, INT)[0])
+            if value < 0:
+                self.report.error(e.span, f"random(n) gives a number from 0 to n - 1, not {value}",
+                                  code=ErrorCode.BAD_RANDOM)
+            values.append(max(0, value))
+        return ir.ScenarioStep("random", line, values=tuple(values),
+                               spans=tuple(e.span for e in st.exprs))
 
     def faces_of(self, value: int, vtype: Type, span: Span) -> int:
         """The dice (a bit per die) that have this value as a face."""

@@ -41,6 +41,9 @@ class ScenarioSyntax(Transformer_NonRecursive):
     def sc_dice(self, meta, c):
         return ast.ScenarioStep(self._span(meta), "dice", exprs=tuple(c))
 
+    def sc_random(self, meta, c):
+        return ast.ScenarioStep(self._span(meta), "random", exprs=tuple(c))
+
     def sc_cards(self, meta, c):
         return ast.ScenarioStep(
             self._span(meta), "cards", name=str(c[0]), names=tuple(str(t) for t in c[1:])

@@ -34,6 +34,8 @@ _TERMINAL_NAMES = {
     "MINUS": "'-'",
     "OPTIONAL": "'?'",
     "__ANON_0": "'->'",
+    "_TO": "'to'",
+    "_RANDOM_STEP": "'random'",
 }
 
 

@@ -410,16 +410,16 @@ class Die:
 
 @dataclass(frozen=True)
 class ScenarioStep:
-    kind: str  # given | dice | cards | answer | option | policy | play | expect | legal
-    # | not_asked
+    kind: str  # given | dice | random | cards | answer | option | policy | play | expect
+    # | legal | not_asked
     line: int
     function: str = ""  # given: the setup; play: gives the player; expect, legal: the test
-    values: tuple[int, ...] = ()  # dice faces, card indices, answers
+    values: tuple[int, ...] = ()  # dice faces, random(n)'s values, card indices, answers
     target: str = ""  # the deck, decision or option; policy: the policy's name
     text: str = ""  # expect, legal: its source text
     types: tuple[str, ...] = ()  # dice, answer: each value's type, to show it by name
     masks: tuple[int, ...] = ()  # dice: per value, the dice it is a face of (bit d: die d)
-    spans: tuple[Span, ...] = ()  # dice: where each value is written
+    spans: tuple[Span, ...] = ()  # dice, random: where each value is written
     negated: bool = False  # legal: `expect not legal(...)`
     seat: int = -1  # answer, policy: the seat (`answer D by p2`), or -1: anyone, everyone
     left_type: str = ""  # expect A op B: the types and texts of A and B, to show values
