@@ -9,8 +9,8 @@ import pytest
 
 from boardrules.runtime.state import CHANCE_SEAT, GameState, IllegalAction, play_random
 
-OBJECT_FIELDS = {"chance", "policy_rng", "script", "script_dice", "script_for", "forced",
-                 "external", "trace_lines", "ledger", "pending"}
+OBJECT_FIELDS = {"chance", "policy_rng", "script", "script_dice", "script_for", "random_script",
+                 "forced", "external", "trace_lines", "ledger", "pending"}
 
 
 def played(module, actions: int, seed: int = 3, chance: bool = True,

@@ -218,7 +218,7 @@ def test_the_structures_a_scenario_writer_must_know():
     bid = next(d for d in data["decisions"] if d["name"] == "bid")
     assert bid["asked_where"] == [{"in": "proc auction", "inside": [
         "repeated while a condition holds",
-        "for each player q, in seat order from p1 (those a condition leaves out skipped)"]}]
+        "for each player q, by seats_after(current, q) ascending (ties in seat order from p1)"]}]
     first = next(g for g in data["game_properties"] if g["target"] == "game_first")
     assert first["written"] == "first highest_roller()" and first["quotes"]
     rounds = next(g for g in data["game_properties"] if g["target"] == "game_rounds")
