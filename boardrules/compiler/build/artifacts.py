@@ -45,10 +45,12 @@ from .build_settings import (
     c_flags,
     cold_functions_apart,
     cython_version,
+    hot_calls_inline,
     opt_level,
     toolchain,
 )
 from .cold_code import mark_cold_functions
+from .hot_inline import mark_hot_inline
 
 if TYPE_CHECKING:
     from ..pipeline import Compilation
@@ -361,11 +363,26 @@ def _compile(source: Path, extension: Path) -> None:
     level = opt_level()
     if cold_functions_apart(level):
         c_file.write_text(mark_cold_functions(c_file.read_text())[0])
+    plain_c, hot = c_file.read_text(), 0
+    if hot_calls_inline(level):
+        marked, hot = mark_hot_inline(plain_c)
+        c_file.write_text(marked)
     include = sysconfig.get_paths()["include"]
     command = [*compiler_cmd, *c_flags(), f"-I{include}", "-o", str(extension), str(c_file)]
     parallel = set(build_settings.parallel_codegen_flags(level))
 
     def compile_c(arguments: list[str]) -> None:
+        try:
+            _compile_marked(arguments)
+        except BuildError:
+            if not hot:
+                raise
+            # a gcc that will not inline a marked function (hot_inline.py): the module
+            # as Cython wrote it, gcc left to choose
+            c_file.write_text(plain_c)
+            _compile_marked(arguments)
+
+    def _compile_marked(arguments: list[str]) -> None:
         try:
             _run(arguments, "the C compiler")
         except BuildError:

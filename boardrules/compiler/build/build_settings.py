@@ -20,6 +20,7 @@ from pathlib import Path
 from ... import __version__
 from . import profile_guided
 from .cold_code import COLD_FUNCTIONS
+from .hot_inline import MARKED as HOT_INLINE
 
 # Plain methods instead of function objects, and no source comments in the C: less C to
 # compile (the module's own comments stay in its .py).
@@ -131,10 +132,17 @@ def cold_functions_apart(level: str) -> bool:
     return level != "0" and _is_gcc()
 
 
+def hot_calls_inline(level: str) -> bool:
+    """Whether a procedure's entry tests and the payment are always inline (hot_inline.py):
+    an optimized gcc build (at -O0 gcc would inline them all the same, for nothing)."""
+    return level != "0" and _is_gcc()
+
+
 def toolchain() -> tuple[str, ...]:
     """What besides the generated code decides the built module: versions and C flags."""
     level = opt_level()
     cold = (COLD_FUNCTIONS,) if cold_functions_apart(level) else ()
+    cold += (HOT_INLINE,) if hot_calls_inline(level) else ()
     trained = (profile_guided.TRAINING,) if level == profile_guided.LEVEL else ()
     return (__version__, cython_version(), sys.version, " ".join(c_compiler()), *c_flags(),
             *CYTHON_DIRECTIVES, *cold, *trained)
