@@ -1,6 +1,6 @@
 """Handler guards that read only a space's declared data, worked out for every space once.
 
-A pass or land handler's guard such as `s.kind == chance` or `s.tax > 0` folds to a
+A pass or land handler's guard such as `s.kind == KIND` or `s.FIELD > 0` folds to a
 constant on each space: the kernel's moves skip the spaces where no pass handler may run
 (`pass_mask`), and the land event skips its last handlers together, with one test, on the
 spaces where none of them may run (`land_rest`): a landing on a space that none of them is
@@ -55,8 +55,8 @@ def pass_mask(program: ir.Program, fx: Effects) -> list[int]:
 def land_rest(program: ir.Program, fx: Effects) -> tuple[int, list[int]]:
     """The land event's last handlers whose guards are constant on every space, when there
     are at least LAND_REST_HANDLERS of them and at most half the spaces run one (else the
-    test would skip little: a board of islands): the position of the first, and for each
-    space whether one of them runs there; else (-1, [])."""
+    test would skip little): the position of the first, and for each space whether one of
+    them runs there; else (-1, [])."""
     event = program.events.get("land")
     functions = {f.name: f for f in program.functions}
     handlers = list(event.handlers) if event else []

@@ -2,11 +2,10 @@
 
 gcc declines a function declared inline once the module has grown by its
 `inline-unit-growth` share (build_settings.py), and it spends that share in the order
-its own estimates of size and benefit give, not by how often a call runs: on the
-reference edition (`benchmarks/editions/classic_reference`) `charge`'s inline test, which
-every rent, tax and card fine goes through, stayed a call from the land event, and the
-payment a call from it. Two kinds of function are marked `always_inline`, so that gcc
-inlines them wherever they are called, before its budget is counted:
+its own estimates of size and benefit give, not by how often a call runs: a procedure's
+inline test that every landing's payment goes through could stay a call from the land
+event, and the payment a call from it. Two kinds of function are marked `always_inline`,
+so that gcc inlines them wherever they are called, before its budget is counted:
 
 - a procedure's entry tests (`back/entry_tests.py`): the function that the generated
   code splits from its `rest_` (a test or two, a plain payment, then the call of the
