@@ -289,13 +289,17 @@ class _Script:
 
     def undrawn(self, left: int) -> list[str]:
         """The scripted values of random(n) that no draw took, step by step."""
-        by_step: dict[int, tuple[ir.ScenarioStep, list[int]]] = {}
-        for st, i in self.random_values[len(self.random_values) - left:] if left else ():
-            by_step.setdefault(id(st), (st, []))[1].append(i)
-        return [f"{self.step(st)} ({_at(st)}) was never drawn" if len(indices) == len(st.values)
-                else f"{self.step(st)} ({_at(st)}): "
-                     f"{', '.join(str(st.values[i]) for i in indices)} never drawn"
-                for st, indices in by_step.values()]
+        return [self.left_over(st, indices, "drawn") for st, indices
+                in _by_step(self.random_values[len(self.random_values) - left:] if left else ())]
+
+    def left_over(self, st: ir.ScenarioStep, indices: list[int], verb: str,
+                  partly: str = "") -> str:
+        """A step whose values (these of them) the rules never took: `answer yes [true] (line
+        12) was never asked`, or those values named, with `partly` after them."""
+        if len(indices) == len(st.values):
+            return f"{self.step(st)} ({_at(st)}) was never {verb}"
+        return (f"{self.step(st)} ({_at(st)}): "
+                f"{', '.join(self.value(st, i) for i in indices)} never {verb}{partly}")
 
     def bad_roll(self, st: ir.ScenarioStep, exc: Exception, where: str) -> str:
         """A scripted value that the die rolled cannot give, or a roll with none left."""
@@ -311,11 +315,8 @@ class _Script:
 
     def unrolled(self, play_step: ir.ScenarioStep | None) -> str:
         """Scripted dice left over after a play (or at the end): a mistake in the scenario."""
-        by_step: dict[int, tuple[ir.ScenarioStep, list[int]]] = {}
-        for st, i in self.queued:
-            by_step.setdefault(id(st), (st, []))[1].append(i)
         parts = [f"{', '.join(self.value(st, i) for i in indices)} of {self.step(st)} "
-                 f"({_at(st)})" for st, indices in by_step.values()]
+                 f"({_at(st)})" for st, indices in _by_step(self.queued)]
         after = (f": the play at {_at(play_step)} did not roll them"
                  if play_step is not None else "")
         return f"scripted dice never rolled: {'; '.join(parts)}{after}"
@@ -327,17 +328,18 @@ class _Script:
             count = len(left.get(name, ()))
             if not count:
                 continue
-            by_step: dict[int, tuple[ir.ScenarioStep, list[int]]] = {}
-            for st, i in queue[len(queue) - count:]:
-                by_step.setdefault(id(st), (st, []))[1].append(i)
-            for st, indices in by_step.values():
-                if len(indices) == len(st.values):
-                    lines.append(f"{self.step(st)} ({_at(st)}) was never asked")
-                else:
-                    lines.append(f"{self.step(st)} ({_at(st)}): "
-                                 f"{', '.join(self.value(st, i) for i in indices)} never asked"
-                                 f" ({name} was asked {_times(len(queue) - count)})")
+            lines += [self.left_over(st, indices, "asked",
+                                     f" ({name} was asked {_times(len(queue) - count)})")
+                      for st, indices in _by_step(queue[len(queue) - count:])]
         return lines
+
+
+def _by_step(scripted) -> list[tuple[ir.ScenarioStep, list[int]]]:
+    """Scripted values, as (step, index) pairs, grouped by the step that scripted them."""
+    groups: dict[int, tuple[ir.ScenarioStep, list[int]]] = {}
+    for st, i in scripted:
+        groups.setdefault(id(st), (st, []))[1].append(i)
+    return list(groups.values())
 
 
 def _explain(module: ModuleType, st: ir.ScenarioStep, left, right) -> list[str]:
